@@ -1,0 +1,83 @@
+//! The HTTP layer: parse and validate requests into domain types, dispatch
+//! searches to the pool, map results to JSON. No game logic lives here.
+
+pub mod docs;
+pub mod error;
+pub mod extract;
+pub mod health;
+pub mod metrics;
+pub mod middleware;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+use tower_http::catch_panic::CatchPanicLayer;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::cache::TranspositionCache;
+use crate::config::Config;
+use crate::pool::SearchPool;
+
+/// What every handler can reach. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub pool: Arc<SearchPool>,
+    pub cache: Arc<TranspositionCache>,
+    pub metrics: Arc<metrics::Metrics>,
+    /// Set when shutdown begins; /readyz then answers 503.
+    pub draining: Arc<AtomicBool>,
+}
+
+impl AppState {
+    pub fn new(config: Config) -> Self {
+        let pool = Arc::new(SearchPool::new(
+            config.worker_count(),
+            config.max_queued,
+            std::time::Duration::from_millis(config.default_budget_ms),
+            std::time::Duration::from_millis(config.max_budget_ms),
+        ));
+        let cache = Arc::new(TranspositionCache::with_mib(config.cache_mib));
+        let metrics = Arc::new(metrics::Metrics::new(pool.clone(), cache.clone()));
+        AppState {
+            config: Arc::new(config),
+            pool,
+            cache,
+            metrics,
+            draining: Arc::default(),
+        }
+    }
+}
+
+/// The whole service as a Router.
+pub fn app(state: AppState) -> Router {
+    app_with(state, Router::new())
+}
+
+/// The service plus `extra` routes, which get the same error handling,
+/// limits and observability (tests use it to add workloads).
+pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
+    let body_limit = state.config.body_limit_bytes;
+    let swagger: Router<AppState> = SwaggerUi::new("/docs")
+        .config(utoipa_swagger_ui::Config::from("/openapi.yaml"))
+        .into();
+    Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(metrics::metrics))
+        .route("/openapi.yaml", get(docs::openapi_yaml))
+        .merge(swagger)
+        .merge(extra)
+        .fallback(error::not_found)
+        .method_not_allowed_fallback(error::method_not_allowed)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            middleware::observe,
+        ))
+        .with_state(state)
+}

@@ -1,0 +1,11 @@
+//! gamebot: game-bot decisions over HTTP.
+//!
+//! Engines (pure, no HTTP) live in their own modules; `http` is the thin web
+//! layer; `pool`, `cache` and `config` are the shared machinery.
+
+pub mod cache;
+pub mod config;
+pub mod http;
+pub mod pool;
+pub mod server;
+pub mod telemetry;

@@ -1,0 +1,356 @@
+//! The search pool: where CPU-heavy searches run, off the async threads.
+//!
+//! A search is admitted only while fewer than `workers + max_queued` searches
+//! are running or waiting; past that it is refused at once (the HTTP layer
+//! answers 503), so no request waits without bound. Admitted searches wait for
+//! one of `workers` permits, then run on tokio's blocking threads. Each gets a
+//! [`Stop`] that fires at its deadline or when the request future is dropped
+//! (the client went away); engines poll it every few thousand nodes.
+
+use std::any::Any;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Semaphore;
+
+/// Tells a running search when to give up: at its deadline, or as soon as
+/// someone cancels it. Cheap to clone and to poll.
+#[derive(Debug, Clone)]
+pub struct Stop {
+    deadline: Option<Instant>,
+    cancelled: Arc<AtomicBool>,
+}
+
+impl Stop {
+    pub fn at(deadline: Instant) -> Stop {
+        Stop {
+            deadline: Some(deadline),
+            cancelled: Arc::default(),
+        }
+    }
+
+    pub fn after(budget: Duration) -> Stop {
+        Stop::at(Instant::now() + budget)
+    }
+
+    /// A stop that only fires when cancelled (benchmarks, offline tools).
+    pub fn never() -> Stop {
+        Stop {
+            deadline: None,
+            cancelled: Arc::default(),
+        }
+    }
+
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// True once cancelled or past the deadline. Costs a clock read, so call
+    /// it every few thousand nodes, not at every node.
+    pub fn should_stop(&self) -> bool {
+        self.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// Time left before the deadline (`Duration::MAX` without one).
+    pub fn remaining(&self) -> Duration {
+        match self.deadline {
+            Some(d) => d.saturating_duration_since(Instant::now()),
+            None => Duration::MAX,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PoolError {
+    #[error("all {workers} search workers are busy and {queued} searches are waiting")]
+    Overloaded { workers: usize, queued: usize },
+    #[error("the search failed: {0}")]
+    Panicked(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolStats {
+    pub workers: usize,
+    pub running: usize,
+    pub queued: usize,
+    pub rejected: u64,
+    pub completed: u64,
+}
+
+#[derive(Debug)]
+pub struct SearchPool {
+    permits: Arc<Semaphore>,
+    workers: usize,
+    capacity: usize,
+    counters: Arc<Counters>,
+    default_budget: Duration,
+    max_budget: Duration,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    admitted: AtomicUsize,
+    running: AtomicUsize,
+    rejected: AtomicU64,
+    completed: AtomicU64,
+}
+
+impl SearchPool {
+    pub fn new(
+        workers: usize,
+        max_queued: usize,
+        default_budget: Duration,
+        max_budget: Duration,
+    ) -> Self {
+        let workers = workers.max(1);
+        SearchPool {
+            permits: Arc::new(Semaphore::new(workers)),
+            workers,
+            capacity: workers + max_queued,
+            counters: Arc::default(),
+            default_budget,
+            max_budget,
+        }
+    }
+
+    /// The budget of a request: its `budget_ms`, or the default, never above the maximum.
+    pub fn budget(&self, requested_ms: Option<u64>) -> Duration {
+        requested_ms
+            .map(Duration::from_millis)
+            .unwrap_or(self.default_budget)
+            .min(self.max_budget)
+    }
+
+    pub fn max_budget(&self) -> Duration {
+        self.max_budget
+    }
+
+    /// Runs `job` on a search worker with a [`Stop`] that fires after `budget`
+    /// (counted from now, so time spent queued is part of it) or when the
+    /// returned future is dropped.
+    pub async fn run<T, F>(&self, budget: Duration, job: F) -> Result<T, PoolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Stop) -> T + Send + 'static,
+    {
+        let admission = self.admit()?;
+        let stop = Stop::after(budget);
+        let cancel_on_drop = CancelOnDrop(Some(stop.clone()));
+
+        // Waiting here is "queued". The semaphore is never closed.
+        let permit = self
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| PoolError::Panicked("search pool closed".into()))?;
+
+        let counters = self.counters.clone();
+        let handle = tokio::task::spawn_blocking(move || {
+            // Held until the job returns, even when the request is gone:
+            // the worker is busy until the search notices its Stop.
+            let _permit = permit;
+            let _admission = admission;
+            counters.running.fetch_add(1, Ordering::Relaxed);
+            let _running = Decrement(&counters.running);
+            let out = job(&stop);
+            counters.completed.fetch_add(1, Ordering::Relaxed);
+            out
+        });
+        let result = handle.await;
+        cancel_on_drop.disarm();
+        match result {
+            Ok(value) => Ok(value),
+            Err(e) if e.is_panic() => Err(PoolError::Panicked(panic_message(e.into_panic()))),
+            Err(e) => Err(PoolError::Panicked(e.to_string())),
+        }
+    }
+
+    fn admit(&self) -> Result<Admission, PoolError> {
+        let admitted = &self.counters.admitted;
+        let mut current = admitted.load(Ordering::Relaxed);
+        loop {
+            if current >= self.capacity {
+                self.counters.rejected.fetch_add(1, Ordering::Relaxed);
+                return Err(PoolError::Overloaded {
+                    workers: self.workers,
+                    queued: self.capacity - self.workers,
+                });
+            }
+            match admitted.compare_exchange_weak(
+                current,
+                current + 1,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok(Admission(self.counters.clone())),
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    pub fn stats(&self) -> PoolStats {
+        let admitted = self.counters.admitted.load(Ordering::Relaxed);
+        let running = self.counters.running.load(Ordering::Relaxed);
+        PoolStats {
+            workers: self.workers,
+            running,
+            queued: admitted.saturating_sub(running),
+            rejected: self.counters.rejected.load(Ordering::Relaxed),
+            completed: self.counters.completed.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// One admitted search; releases its place when the search ends or the
+/// request is dropped while still queued.
+struct Admission(Arc<Counters>);
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        self.0.admitted.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+struct Decrement<'a>(&'a AtomicUsize);
+
+impl Drop for Decrement<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Cancels the search when the request future is dropped before it finished
+/// (hyper drops a handler's future when its client disconnects).
+struct CancelOnDrop(Option<Stop>);
+
+impl CancelOnDrop {
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(stop) = &self.0 {
+            stop.cancel();
+        }
+    }
+}
+
+fn panic_message(payload: Box<dyn Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A real, cancellable workload: counts until told to stop.
+    fn spin(stop: &Stop) -> u64 {
+        let mut n = 0u64;
+        loop {
+            n = n.wrapping_add(1);
+            if n % 4096 == 0 && stop.should_stop() {
+                return n;
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn rejects_beyond_workers_plus_queue() {
+        let pool = Arc::new(SearchPool::new(
+            1,
+            1,
+            Duration::from_secs(1),
+            Duration::from_secs(5),
+        ));
+        let a = tokio::spawn({
+            let pool = pool.clone();
+            async move { pool.run(Duration::from_millis(300), spin).await }
+        });
+        let b = tokio::spawn({
+            let pool = pool.clone();
+            async move { pool.run(Duration::from_millis(300), spin).await }
+        });
+        // Let both be admitted (one running, one queued).
+        while pool.stats().running + pool.stats().queued < 2 {
+            tokio::task::yield_now().await;
+        }
+        let third = pool.run(Duration::from_millis(10), spin).await;
+        assert!(matches!(
+            third,
+            Err(PoolError::Overloaded {
+                workers: 1,
+                queued: 1
+            })
+        ));
+        assert_eq!(pool.stats().rejected, 1);
+        assert!(a.await.unwrap().is_ok());
+        assert!(b.await.unwrap().is_ok());
+        let s = pool.stats();
+        assert_eq!((s.running, s.queued, s.completed), (0, 0, 2));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn dropping_the_request_cancels_the_search() {
+        let pool = Arc::new(SearchPool::new(
+            1,
+            0,
+            Duration::from_secs(1),
+            Duration::from_secs(60),
+        ));
+        let task = tokio::spawn({
+            let pool = pool.clone();
+            async move { pool.run(Duration::from_secs(60), spin).await }
+        });
+        while pool.stats().running == 0 {
+            tokio::task::yield_now().await;
+        }
+        task.abort();
+        let started = Instant::now();
+        while pool.stats().running > 0 {
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "worker never freed"
+            );
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        // The worker is free again: a new search runs.
+        assert!(pool.run(Duration::from_millis(5), spin).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn panics_are_reported_not_propagated() {
+        let pool = SearchPool::new(1, 0, Duration::from_secs(1), Duration::from_secs(1));
+        let r: Result<(), _> = pool
+            .run(Duration::from_millis(10), |_| panic!("boom"))
+            .await;
+        assert_eq!(r, Err(PoolError::Panicked("boom".into())));
+        assert_eq!(pool.stats().running, 0);
+        assert!(pool.run(Duration::from_millis(1), |_| 7).await == Ok(7));
+    }
+
+    #[test]
+    fn budget_is_clamped() {
+        let pool = SearchPool::new(1, 0, Duration::from_millis(100), Duration::from_millis(500));
+        assert_eq!(pool.budget(None), Duration::from_millis(100));
+        assert_eq!(pool.budget(Some(50)), Duration::from_millis(50));
+        assert_eq!(pool.budget(Some(10_000)), Duration::from_millis(500));
+    }
+}
