@@ -266,7 +266,7 @@ mod tests {
         let mut n = 0u64;
         loop {
             n = n.wrapping_add(1);
-            if n % 4096 == 0 && stop.should_stop() {
+            if n.is_multiple_of(4096) && stop.should_stop() {
                 return n;
             }
         }

@@ -1,0 +1,71 @@
+//! Graceful shutdown: not ready, no new connections, in-flight work finishes.
+
+use std::time::Duration;
+
+use crate::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_flight_requests_finish_and_readyz_turns_503() {
+    let mut server = spawn_app(test_config(1, 1)).await;
+    let addr = server.addr;
+    assert_eq!(http(addr, "GET", "/readyz", None).await.status, 200);
+
+    let in_flight = tokio::spawn(async move {
+        http(addr, "POST", "/test/spin", Some(r#"{"budget_ms": 400}"#)).await
+    });
+    let pool = server.state.pool.clone();
+    wait_until(Duration::from_secs(5), "search to start", || {
+        pool.stats().running == 1
+    })
+    .await;
+
+    server.shutdown();
+    let draining = server.state.draining.clone();
+    wait_until(Duration::from_secs(5), "draining flag", || {
+        draining.load(std::sync::atomic::Ordering::Relaxed)
+    })
+    .await;
+    // Readiness, as a load balancer still holding a connection would see it.
+    let ready = gamebot::http::app(server.state.clone());
+    assert_problem(&call(&ready, get_req("/readyz")).await, 503);
+
+    let reply = in_flight.await.unwrap();
+    assert_eq!(
+        reply.status,
+        200,
+        "in-flight request dropped: {}",
+        reply.text()
+    );
+    let served = tokio::time::timeout(Duration::from_secs(5), &mut server.handle).await;
+    assert!(
+        matches!(served, Ok(Ok(Ok(())))),
+        "server did not stop cleanly"
+    );
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "still accepting"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drain_timeout_bounds_shutdown() {
+    let mut config = test_config(1, 1);
+    config.drain_timeout_ms = 200;
+    config.max_budget_ms = 30_000;
+    let mut server = spawn_app(config).await;
+    let addr = server.addr;
+    let _stuck = tokio::spawn(async move {
+        http(addr, "POST", "/test/spin", Some(r#"{"budget_ms": 20000}"#)).await
+    });
+    let pool = server.state.pool.clone();
+    wait_until(Duration::from_secs(5), "search to start", || {
+        pool.stats().running == 1
+    })
+    .await;
+    server.shutdown();
+    let served = tokio::time::timeout(Duration::from_secs(3), &mut server.handle).await;
+    assert!(
+        matches!(served, Ok(Ok(Ok(())))),
+        "drain timeout not enforced"
+    );
+}
