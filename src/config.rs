@@ -98,8 +98,11 @@ impl Config {
                 continue;
             }
             let key = key.to_ascii_lowercase();
+            // Unknown GAMEBOT_* names are skipped, not refused: orchestrators
+            // inject their own (Kubernetes adds GAMEBOT_PORT, GAMEBOT_SERVICE_HOST
+            // for a Service named gamebot). `unknown_env` lists them for a warning.
             let Some(default) = merged.get(&key) else {
-                return Err(ConfigError::invalid(&name, "no such setting"));
+                continue;
             };
             from_env.insert(key.clone(), typed_like(default, &raw, &name)?);
         }
@@ -118,6 +121,20 @@ impl Config {
         })?;
         config.validate()?;
         Ok(config)
+    }
+
+    /// The `GAMEBOT_*` variables among `env` that name no setting (logged as a
+    /// warning at start-up, since they are most likely typos).
+    pub fn unknown_env(env: impl IntoIterator<Item = (String, String)>) -> Vec<String> {
+        let defaults: Table = DEFAULT_TOML.parse().expect("embedded defaults parse");
+        env.into_iter()
+            .map(|(name, _)| name)
+            .filter(|name| {
+                name.strip_prefix(ENV_PREFIX).is_some_and(|key| {
+                    name != ENV_CONFIG_FILE && !defaults.contains_key(&key.to_ascii_lowercase())
+                })
+            })
+            .collect()
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -274,7 +291,6 @@ mod tests {
             ("GAMEBOT_CACHE_MIB", "0", "cache_mib"),
             ("GAMEBOT_DEFAULT_BUDGET_MS", "999999", "default_budget_ms"),
             ("GAMEBOT_LOG_LEVEL", "info,=[", "log_level"),
-            ("GAMEBOT_NO_SUCH", "1", "GAMEBOT_NO_SUCH"),
         ];
         for (var, value, setting) in cases {
             let err = Config::load(None, env(&[(var, value)]), Table::new()).unwrap_err();
@@ -283,6 +299,18 @@ mod tests {
                 other => panic!("unexpected {other}"),
             }
         }
+    }
+
+    #[test]
+    fn unknown_env_vars_are_listed_not_fatal() {
+        let vars = env(&[
+            ("GAMEBOT_PORT", "tcp://10.0.0.1:80"),
+            ("GAMEBOT_WORKERS", "2"),
+            ("GAMEBOT_CONFIG", "x"),
+        ]);
+        let c = Config::load(None, vars.clone(), Table::new()).unwrap();
+        assert_eq!(c.workers, 2);
+        assert_eq!(Config::unknown_env(vars), vec!["GAMEBOT_PORT".to_string()]);
     }
 
     #[test]

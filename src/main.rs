@@ -91,6 +91,9 @@ fn main() -> ExitCode {
 
 fn serve(config: Config) -> ExitCode {
     gamebot::telemetry::init(&config);
+    for name in Config::unknown_env(std::env::vars()) {
+        tracing::warn!(variable = %name, "environment variable names no setting; ignored");
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -5,9 +5,12 @@ use std::sync::LazyLock;
 
 use axum::http::header;
 use axum::response::IntoResponse;
+use serde_json::json;
 use utoipa::OpenApi;
+use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
-use utoipa::openapi::{ContentBuilder, ResponseBuilder};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
 use super::{error, health, metrics};
 
@@ -21,7 +24,7 @@ use super::{error, health, metrics};
     ),
     paths(health::healthz, health::readyz, metrics::metrics, openapi_yaml),
     components(schemas(error::Problem, error::FieldError)),
-    modifiers(&SwaggerRoute),
+    modifiers(&SwaggerRoute, &CommonProblems),
     tags(
         (name = "operations", description = "Health, readiness, metrics and documentation"),
     )
@@ -68,10 +71,143 @@ pub static OPENAPI_YAML: LazyLock<String> = LazyLock::new(|| {
 
 /// This API's OpenAPI 3.1 document.
 #[utoipa::path(get, path = "/openapi.yaml", tag = "operations",
-    responses((status = 200, description = "The OpenAPI document", content_type = "application/yaml", body = String)))]
+    responses((status = 200, description = "The OpenAPI document", content_type = "application/yaml",
+               body = Object, example = json!({"openapi": "3.1.0", "info": {"title": "gamebot"}}))))]
 pub async fn openapi_yaml() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "application/yaml")],
         OPENAPI_YAML.as_str(),
     )
+}
+
+/// The problem answers every route can give, as shared response components
+/// referenced from each operation: what axum's own rejections produce too
+/// (400, 413, 415 on JSON routes), the service's 500, and 503 on routes that
+/// search.
+struct CommonProblems;
+
+/// Operations that run on the search pool and so may answer 503.
+const SEARCH_ROUTES: &[&str] = &[];
+
+impl CommonProblems {
+    fn problem(
+        description: &str,
+        status: u16,
+        slug: &str,
+        title: &str,
+        detail: &str,
+    ) -> utoipa::openapi::Response {
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                error::PROBLEM_JSON,
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .example(Some(json!({
+                        "type": format!("urn:gamebot:problem:{slug}"),
+                        "title": title,
+                        "status": status,
+                        "detail": detail,
+                    })))
+                    .build(),
+            )
+            .build()
+    }
+}
+
+impl utoipa::Modify for CommonProblems {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let shared = [
+            (
+                "MalformedJson",
+                "400",
+                Self::problem(
+                    "The body is not valid JSON",
+                    400,
+                    "malformed-json",
+                    "Malformed JSON",
+                    "the request body is not valid JSON: EOF while parsing a value at line 1 column 9",
+                ),
+            ),
+            (
+                "PayloadTooLarge",
+                "413",
+                Self::problem(
+                    "The body is larger than body_limit_bytes",
+                    413,
+                    "payload-too-large",
+                    "Payload too large",
+                    "the request body is larger than the configured limit (body_limit_bytes)",
+                ),
+            ),
+            (
+                "UnsupportedMediaType",
+                "415",
+                Self::problem(
+                    "Content-Type is not application/json",
+                    415,
+                    "unsupported-media-type",
+                    "Unsupported media type",
+                    "expected a request with `Content-Type: application/json`",
+                ),
+            ),
+            (
+                "Internal",
+                "500",
+                Self::problem(
+                    "A bug: the handler or search failed; the service keeps serving",
+                    500,
+                    "internal",
+                    "Internal error",
+                    "internal error: search failed: index out of bounds",
+                ),
+            ),
+            ("Overloaded", "503", {
+                let mut r = Self::problem(
+                    "Every search worker is busy and the queue is full; retry after Retry-After seconds",
+                    503,
+                    "overloaded",
+                    "Overloaded",
+                    "all 2 search workers are busy and 32 searches are waiting",
+                );
+                r.headers.insert(
+                    "Retry-After".into(),
+                    HeaderBuilder::new()
+                        .schema(
+                            ObjectBuilder::new()
+                                .schema_type(Type::Integer)
+                                .minimum(Some(1)),
+                        )
+                        .description(Some("Seconds to wait before retrying"))
+                        .build(),
+                );
+                r
+            }),
+        ];
+        let components = openapi.components.get_or_insert_with(Default::default);
+        for (name, _, response) in &shared {
+            components
+                .responses
+                .insert((*name).to_string(), RefOr::T(response.clone()));
+        }
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            let ops = [(&mut item.get, false), (&mut item.post, true)];
+            for (op, is_post) in ops {
+                let Some(op) = op.as_mut() else { continue };
+                for (name, status, _) in &shared {
+                    let wanted = match *status {
+                        "400" | "413" | "415" => is_post,
+                        "503" => SEARCH_ROUTES.contains(&path.as_str()),
+                        _ => true,
+                    };
+                    if wanted {
+                        op.responses
+                            .responses
+                            .entry((*status).to_string())
+                            .or_insert_with(|| RefOr::Ref(Ref::from_response_name(*name)));
+                    }
+                }
+            }
+        }
+    }
 }
