@@ -149,12 +149,13 @@ setup_venv
 PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 BASE_URL="http://127.0.0.1:$PORT"
 # The contract is for the defaults: drop every GAMEBOT_* variable of the caller's environment
-# (a developer's GAMEBOT_CONFIG, ...; gamebot also refuses to start on an unknown GAMEBOT_*).
+# (a developer's GAMEBOT_CONFIG, ...). One exception: searches are capped at 2 s so that a run
+# over generated endgame positions stays bounded in time (the contract does not depend on it).
 unset_gamebot=()
 while IFS= read -r name; do
   unset_gamebot+=(-u "$name")
 done < <(compgen -e | grep '^GAMEBOT_' || true)
-env "${unset_gamebot[@]}" "$BIN" serve --listen "127.0.0.1:$PORT" --log-format json >"$SERVER_LOG" 2>&1 &
+env "${unset_gamebot[@]}" GAMEBOT_MAX_BUDGET_MS=2000 "$BIN" serve --listen "127.0.0.1:$PORT" --log-format json >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 
 ready=""

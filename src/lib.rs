@@ -5,6 +5,7 @@
 
 pub mod cache;
 pub mod config;
+pub mod doudizhu;
 pub mod http;
 pub mod pool;
 pub mod server;

@@ -127,8 +127,9 @@ impl fmt::Display for Rank {
 /// Why a card string or DouZero list could not be read as a hand.
 ///
 /// `index` is the position of the offending card in the input: the character
-/// index (counted in `char`s, including ignored spaces and commas) for strings,
-/// the element index for DouZero lists.
+/// index (counted in `char`s, including ignored spaces and commas; for `10`,
+/// the index of its `1`) for strings, the element index for DouZero lists,
+/// the rank index for [`Hand::from_counts`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CardError {
     /// Not a card: `text` is the offending character(s) or number.
@@ -207,20 +208,19 @@ impl Hand {
         Hand((n as u64) << (4 * rank as u32))
     }
 
-    /// Builds a hand from per-rank counts, checking the deck limits.
+    /// Builds a hand from per-rank counts (indexed by rank index), checking
+    /// the deck limits; in an error, `index` is the offending rank's index.
     pub fn from_counts(counts: &[u8; 15]) -> Result<Hand, CardError> {
         let mut h = 0u64;
-        let mut seen = 0usize;
         for (i, &c) in counts.iter().enumerate() {
             let rank = Rank::ALL[i];
             if u32::from(c) > rank.deck_count() {
-                return Err(if rank.index() >= 13 {
-                    CardError::DuplicateJoker { index: seen + 1, rank }
+                return Err(if i >= 13 {
+                    CardError::DuplicateJoker { index: i, rank }
                 } else {
-                    CardError::TooManyOfRank { index: seen + 4, rank }
+                    CardError::TooManyOfRank { index: i, rank }
                 });
             }
-            seen += c as usize;
             h |= (c as u64) << (4 * i);
         }
         Ok(Hand(h))
@@ -347,7 +347,8 @@ impl Hand {
         ((self.0 | HIGH) - other.0) & HIGH == HIGH
     }
 
-    /// Multiset sum. Panics in debug builds if a count would exceed 15.
+    /// Multiset sum (one integer add). Counts must stay within 15, which
+    /// holds whenever the result is a sub-multiset of the deck.
     #[inline]
     #[allow(clippy::should_implement_trait)]
     pub const fn add(self, other: Hand) -> Hand {
@@ -421,13 +422,13 @@ impl Hand {
 /// Gathers bit 3 of each nibble into a 15-bit mask.
 #[inline]
 const fn compress_nibble_high_bits(t: u64) -> u16 {
-    let mut m = 0u16;
-    let mut i = 0;
-    while i < 15 {
-        m |= (((t >> (4 * i + 3)) & 1) as u16) << i;
-        i += 1;
-    }
-    m
+    // Fold the 15 flags (bit 4i) together in halving steps.
+    let mut x = t >> 3;
+    x = (x | (x >> 3)) & 0x0303_0303_0303_0303;
+    x = (x | (x >> 6)) & 0x000F_000F_000F_000F;
+    x = (x | (x >> 12)) & 0x0000_00FF_0000_00FF;
+    x = (x | (x >> 24)) & 0xFFFF;
+    x as u16
 }
 
 /// Iterator over a hand's cards, ascending. See [`Hand::cards`].
@@ -478,6 +479,24 @@ impl fmt::Display for Hand {
 impl fmt::Debug for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Hand({self})")
+    }
+}
+
+impl std::ops::Add for Hand {
+    type Output = Hand;
+
+    #[inline]
+    fn add(self, other: Hand) -> Hand {
+        Hand::add(self, other)
+    }
+}
+
+impl std::ops::Sub for Hand {
+    type Output = Hand;
+
+    #[inline]
+    fn sub(self, other: Hand) -> Hand {
+        Hand::sub(self, other)
     }
 }
 

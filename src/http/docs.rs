@@ -12,7 +12,7 @@ use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
-use super::{error, health, metrics};
+use super::{doudizhu, error, health, metrics};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -22,10 +22,14 @@ use super::{error, health, metrics};
                        Every 4xx and 5xx answer is an RFC 9457 problem document.",
         license(name = "MIT", identifier = "MIT"),
     ),
-    paths(health::healthz, health::readyz, metrics::metrics, openapi_yaml),
+    paths(
+        health::healthz, health::readyz, metrics::metrics, openapi_yaml,
+        doudizhu::moves, doudizhu::split, doudizhu::endgame,
+    ),
     components(schemas(error::Problem, error::FieldError)),
     modifiers(&SwaggerRoute, &CommonProblems),
     tags(
+        (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving"),
         (name = "operations", description = "Health, readiness, metrics and documentation"),
     )
 )]
@@ -87,7 +91,7 @@ pub async fn openapi_yaml() -> impl IntoResponse {
 struct CommonProblems;
 
 /// Operations that run on the search pool and so may answer 503.
-const SEARCH_ROUTES: &[&str] = &[];
+const SEARCH_ROUTES: &[&str] = &["/doudizhu/endgame"];
 
 impl CommonProblems {
     fn problem(

@@ -2,6 +2,7 @@
 //! searches to the pool, map results to JSON. No game logic lives here.
 
 pub mod docs;
+pub mod doudizhu;
 pub mod error;
 pub mod extract;
 pub mod health;
@@ -13,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::get;
+use axum::routing::{get, post};
 use tower_http::catch_panic::CatchPanicLayer;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -69,6 +70,9 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::metrics))
         .route("/openapi.yaml", get(docs::openapi_yaml))
+        .route("/doudizhu/moves", post(doudizhu::moves))
+        .route("/doudizhu/split", post(doudizhu::split))
+        .route("/doudizhu/endgame", post(doudizhu::endgame))
         .merge(swagger)
         .merge(extra)
         .fallback(error::not_found)

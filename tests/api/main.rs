@@ -4,6 +4,7 @@
 //! ephemeral 127.0.0.1 port.
 
 mod binary;
+mod doudizhu;
 mod errors;
 mod observability;
 mod openapi;

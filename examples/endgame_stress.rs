@@ -1,0 +1,179 @@
+//! Stress run of the Dou Dizhu endgame solver on seeded random deals.
+//!
+//! ```text
+//! cargo run --release --example endgame_stress -- [seats] [cards] [count] [budget_ms] [seed]
+//! cargo run --release --example endgame_stress -- 2 13 100 10000 1
+//! cargo run --release --example endgame_stress -- 3 8 100 10000 1
+//! cargo run --release --example endgame_stress -- walk 2 13 20 1   # cache reuse along games
+//! ```
+//!
+//! Prints each slow position, then median / p90 / worst time, nodes per second
+//! and how many positions ran out of budget. `walk` solves a deal, plays the
+//! best move and the first-ordered reply, solves again … with one shared
+//! cache, and prints the cache hit rate per step.
+
+use std::time::{Duration, Instant};
+
+use gamebot::cache::TranspositionCache;
+use gamebot::doudizhu::endgame::{Outcome, Played, Position, Seat, solve_endgame};
+use gamebot::doudizhu::{Hand, Rank, Rules};
+use gamebot::pool::Stop;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn deal(rng: &mut Rng, seats: usize, cards: usize) -> Position {
+    let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
+    for i in (1..deck.len()).rev() {
+        let j = rng.below(i + 1);
+        deck.swap(i, j);
+    }
+    let mut hands = [None; 3];
+    let who: &[usize] = if seats == 2 { &[0, 1] } else { &[0, 1, 2] };
+    for (k, &s) in who.iter().enumerate() {
+        let h = deck[k * cards..(k + 1) * cards]
+            .iter()
+            .fold(Hand::EMPTY, |h, &r| h.add(Hand::of(r, 1)));
+        hands[s] = Some(h);
+    }
+    let to_move = Seat::ALL[who[rng.below(who.len())]];
+    Position::new(hands, to_move, None, Rules::default())
+}
+
+fn describe(p: &Position) -> String {
+    let hands: Vec<String> = p
+        .seats()
+        .map(|s| format!("{}={}", s.as_str(), p.hand(s)))
+        .collect();
+    format!("{} to_move={}", hands.join(" "), p.to_move)
+}
+
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+fn stress(seats: usize, cards: usize, count: usize, budget: Duration, seed: u64) {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut times = Vec::new();
+    let (mut nodes, mut unknown, mut wins) = (0u64, 0, 0);
+    let started = Instant::now();
+    for i in 0..count {
+        let p = deal(&mut rng, seats, cards);
+        let t = Instant::now();
+        let sol = solve_endgame(&p, &Stop::after(budget), None);
+        let el = t.elapsed();
+        times.push(el);
+        nodes += sol.nodes;
+        match sol.outcome {
+            Outcome::Unknown => unknown += 1,
+            Outcome::Win => wins += 1,
+            Outcome::Loss => {}
+        }
+        if el > Duration::from_millis(200) || sol.outcome == Outcome::Unknown {
+            println!(
+                "#{i}: {:?} {} nodes={} {:?} {}",
+                sol.outcome,
+                sol.complete,
+                sol.nodes,
+                el,
+                describe(&p)
+            );
+        }
+    }
+    let total = started.elapsed();
+    times.sort();
+    println!(
+        "{seats} seats x {cards} cards, {count} deals (seed {seed}): median {:?}, p90 {:?}, worst {:?}, \
+         mean {:?}; wins {wins}, unknown {unknown}; {nodes} nodes, {:.2} M nodes/s",
+        percentile(&times, 0.5),
+        percentile(&times, 0.9),
+        times[times.len() - 1],
+        total / count as u32,
+        nodes as f64 / total.as_secs_f64() / 1e6
+    );
+}
+
+/// Solves along games with one shared cache: after each solve, the mover
+/// plays the best move; the cache's hits are printed per position.
+fn walk(seats: usize, cards: usize, games: usize, seed: u64) {
+    let cache = TranspositionCache::with_mib(256);
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let (mut asked, mut cached, mut first_time, mut later_time) =
+        (0, 0, Duration::ZERO, Duration::ZERO);
+    for g in 0..games {
+        let mut p = deal(&mut rng, seats, cards);
+        let mut step = 0;
+        loop {
+            let before = cache.stats();
+            let t = Instant::now();
+            let sol = solve_endgame(&p, &Stop::after(Duration::from_secs(10)), Some(&cache));
+            let el = t.elapsed();
+            let after = cache.stats();
+            if step == 0 {
+                first_time += el;
+            } else {
+                later_time += el;
+                asked += 1;
+                cached += sol.cached as usize;
+            }
+            if g < 3 {
+                println!(
+                    "game {g} step {step}: {} {:?} cached={} nodes={} {:?} cache hits+{} misses+{}",
+                    sol.outcome,
+                    sol.best_move.map(|m| m.to_string()),
+                    sol.cached,
+                    sol.nodes,
+                    el,
+                    after.hits - before.hits,
+                    after.misses - before.misses
+                );
+            }
+            let Some(mv) = sol.best_move else { break };
+            match p.play(&mv) {
+                Some(Played::Next(q)) => p = q,
+                _ => break,
+            }
+            step += 1;
+        }
+    }
+    let s = cache.stats();
+    println!(
+        "{games} games: first solves {:?} in total, {asked} later solves {:?} in total, \
+         root answered from cache {cached}/{asked}; cache hits {} misses {} entries {}",
+        first_time, later_time, s.hits, s.misses, s.entries
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+    if args.first().map(String::as_str) == Some("walk") {
+        walk(
+            num(1, 2) as usize,
+            num(2, 13) as usize,
+            num(3, 20) as usize,
+            num(4, 1),
+        );
+        return;
+    }
+    stress(
+        num(0, 2) as usize,
+        num(1, 13) as usize,
+        num(2, 50) as usize,
+        Duration::from_millis(num(3, 10_000)),
+        num(4, 1),
+    );
+}

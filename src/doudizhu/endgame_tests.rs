@@ -1,0 +1,546 @@
+//! Tests of the endgame solver. The reference solver here is written plainly:
+//! a straightforward recursion over `legal_moves` plus the pass, with its own
+//! turn logic, no ordering, no pruning and no shared code with the solver (its
+//! memo is keyed by the whole state, standing play's cards included).
+
+use super::*;
+use crate::doudizhu::{Rank, legal_moves};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::collections::{HashMap, HashSet};
+
+fn h(s: &str) -> Hand {
+    Hand::parse_str(s).unwrap()
+}
+
+fn combo(s: &str, rules: &Rules) -> Combo {
+    classify(h(s), rules).unwrap()
+}
+
+fn rules_from(bits: u32) -> Rules {
+    Rules {
+        trio_solo: bits & 1 != 0,
+        trio_pair: bits & 2 != 0,
+        four_two_solo: bits & 4 != 0,
+        four_two_pair: bits & 8 != 0,
+    }
+}
+
+fn duel(first: &str, second: &str, rules: Rules) -> Position {
+    Position::new(
+        [Some(h(first)), Some(h(second)), None],
+        Seat::Landlord,
+        None,
+        rules,
+    )
+}
+
+fn solve(p: &Position) -> Solution {
+    solve_endgame(p, &Stop::never(), None)
+}
+
+// ------------------------------------------------------------- reference
+
+type PlainKey = ([u64; 3], usize, Option<(usize, u64, ComboType)>);
+
+/// Does the side of `mover` win? Plain recursion.
+fn plain(
+    hands: [Hand; 3],
+    present: [bool; 3],
+    mover: usize,
+    last: Option<(usize, Combo)>,
+    rules: &Rules,
+    memo: &mut HashMap<PlainKey, bool>,
+) -> bool {
+    let key = (
+        hands.map(|h| h.bits()),
+        mover,
+        last.map(|(s, c)| (s, c.cards.bits(), c.kind)),
+    );
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let v = plain_moves(hands, present, mover, last, rules)
+        .into_iter()
+        .any(|mv| plain_after(hands, present, mover, last, &mv, rules, memo));
+    memo.insert(key, v);
+    v
+}
+
+fn plain_moves(
+    hands: [Hand; 3],
+    _present: [bool; 3],
+    mover: usize,
+    last: Option<(usize, Combo)>,
+    rules: &Rules,
+) -> Vec<Combo> {
+    let mut out = legal_moves(hands[mover], last.as_ref().map(|(_, c)| c), rules);
+    if last.is_some() {
+        out.push(Combo::pass());
+    }
+    out
+}
+
+fn plain_next(present: [bool; 3], s: usize) -> usize {
+    let mut n = (s + 1) % 3;
+    while !present[n] {
+        n = (n + 1) % 3;
+    }
+    n
+}
+
+/// Does the side of `mover` win by playing `mv`?
+fn plain_after(
+    hands: [Hand; 3],
+    present: [bool; 3],
+    mover: usize,
+    last: Option<(usize, Combo)>,
+    mv: &Combo,
+    rules: &Rules,
+    memo: &mut HashMap<PlainKey, bool>,
+) -> bool {
+    let nx = plain_next(present, mover);
+    let (hands2, last2) = if mv.is_pass() {
+        let l = match last {
+            Some((s, _)) if s == nx => None,
+            other => other,
+        };
+        (hands, l)
+    } else {
+        let mut hs = hands;
+        hs[mover] = hs[mover].sub(mv.cards);
+        if hs[mover].is_empty() {
+            return true;
+        }
+        (hs, Some((mover, *mv)))
+    };
+    let child = plain(hands2, present, nx, last2, rules, memo);
+    if (nx == 0) == (mover == 0) {
+        child
+    } else {
+        !child
+    }
+}
+
+fn plain_position(p: &Position) -> (bool, Vec<Combo>) {
+    let mut memo = HashMap::new();
+    let last = p.last.map(|(s, c)| (s.index(), c));
+    let m = p.to_move.index();
+    let wins: Vec<Combo> = plain_moves(p.hands, p.present, m, last, &p.rules)
+        .into_iter()
+        .filter(|mv| plain_after(p.hands, p.present, m, last, mv, &p.rules, &mut memo))
+        .collect();
+    (!wins.is_empty(), wins)
+}
+
+// ------------------------------------------------------------- checks
+
+fn key_set(v: &[Combo]) -> HashSet<(u64, ComboType)> {
+    v.iter().map(|c| (c.cards.bits(), c.kind)).collect()
+}
+
+/// Checks a complete solution against the reference and by replaying.
+fn check(p: &Position, sol: &Solution) {
+    let (win, wins) = plain_position(p);
+    assert!(sol.complete, "{p:?}");
+    assert_eq!(
+        sol.outcome,
+        if win { Outcome::Win } else { Outcome::Loss },
+        "{p:?}"
+    );
+    assert_eq!(key_set(&sol.winning_moves), key_set(&wins), "{p:?}");
+    let best = sol.best_move.expect("a move");
+    assert!(
+        p.legal_moves()
+            .iter()
+            .any(|m| m.cards == best.cards && m.kind == best.kind)
+    );
+    if win {
+        assert!(key_set(&wins).contains(&(best.cards.bits(), best.kind)));
+    }
+    // Every winning move, replayed: the next mover's side is ours and wins,
+    // or is the other side and loses.
+    for mv in &sol.winning_moves {
+        match p.play(mv).expect("legal") {
+            Played::Out(s) => assert_eq!(s, p.to_move),
+            Played::Next(q) => {
+                let r = solve(&q);
+                let expect = if q.to_move.same_team(p.to_move) {
+                    Outcome::Win
+                } else {
+                    Outcome::Loss
+                };
+                assert_eq!(r.outcome, expect, "after {mv} from {p:?}");
+            }
+        }
+    }
+    // The principal line is legal and ends with the winner going out.
+    let mut q = *p;
+    for (i, (seat, mv)) in sol.pv.iter().enumerate() {
+        assert_eq!(*seat, q.to_move);
+        match q.play(mv).expect("pv move is legal") {
+            Played::Out(s) => {
+                assert_eq!(i, sol.pv.len() - 1);
+                assert_eq!(s.same_team(p.to_move), win, "pv winner");
+                return;
+            }
+            Played::Next(n) => q = n,
+        }
+    }
+    panic!("pv does not reach the end: {p:?} {:?}", sol.pv);
+}
+
+fn deck() -> Vec<Rank> {
+    Hand::DECK.cards().collect()
+}
+
+fn hand_of(cards: &[Rank]) -> Hand {
+    cards
+        .iter()
+        .fold(Hand::EMPTY, |h, &r| h.add(Hand::of(r, 1)))
+}
+
+/// A random position: `seats` = 2 or 3, hands of 1..=max cards, random rules,
+/// mover and (half the time) a standing play from the unused cards.
+fn random_position(rng: &mut StdRng, seats: usize, max: usize) -> Position {
+    let mut d = deck();
+    d.shuffle(rng);
+    let mut present = [true; 3];
+    if seats == 2 {
+        present[rng.random_range(1..3)] = false;
+    }
+    let mut hands = [Hand::EMPTY; 3];
+    let mut at = 0;
+    for s in 0..3 {
+        if present[s] {
+            let n = rng.random_range(1..=max);
+            hands[s] = hand_of(&d[at..at + n]);
+            at += n;
+        }
+    }
+    let rules = rules_from(rng.random_range(0..16));
+    let seat_list: Vec<Seat> = Seat::ALL
+        .into_iter()
+        .filter(|s| present[s.index()])
+        .collect();
+    let to_move = seat_list[rng.random_range(0..seat_list.len())];
+    let mut last = None;
+    if rng.random_bool(0.5) {
+        let pool = hand_of(&d[at..at + 8]);
+        let leads = legal_moves(pool, None, &rules);
+        let c = leads[rng.random_range(0..leads.len())];
+        let others: Vec<Seat> = seat_list
+            .iter()
+            .copied()
+            .filter(|&s| s != to_move)
+            .collect();
+        last = Some((others[rng.random_range(0..others.len())], c));
+    }
+    let p = Position {
+        hands,
+        present,
+        to_move,
+        last,
+        rules,
+    };
+    p.validate().unwrap();
+    p
+}
+
+// ------------------------------------------------------------- tests
+
+#[test]
+fn known_duels() {
+    let r = Rules::default();
+    // KK5543 vs 225543: first wins.
+    assert_eq!(solve(&duel("KK5543", "225543", r)).outcome, Outcome::Win);
+    // ZA54333 vs Y222KQ (Z = red joker, Y = black joker): first wins.
+    assert_eq!(solve(&duel("RA54333", "B222KQ", r)).outcome, Outcome::Win);
+    // 2KK0077554 vs AA8: second wins.
+    assert_eq!(solve(&duel("2KKTT77554", "AA8", r)).outcome, Outcome::Loss);
+    for p in [
+        duel("KK5543", "225543", r),
+        duel("RA54333", "B222KQ", r),
+        duel("2KKTT77554", "AA8", r),
+    ] {
+        check(&p, &solve(&p));
+    }
+}
+
+#[test]
+fn seed_002_farmer_loses() {
+    let rules = Rules {
+        trio_solo: true,
+        trio_pair: false,
+        four_two_solo: true,
+        four_two_pair: true,
+    };
+    let p = Position::new(
+        [Some(h("BRJJ999")), Some(h("3333 4567 TT AAAA")), None],
+        Seat::LandlordDown,
+        None,
+        rules,
+    );
+    let sol = solve(&p);
+    assert_eq!(sol.outcome, Outcome::Loss);
+    assert!(sol.complete && sol.winning_moves.is_empty());
+    check(&p, &sol);
+}
+
+#[test]
+fn issue_example() {
+    let r = Rules::default();
+    let p = Position::new(
+        [Some(h("AA")), Some(h("2KKTT77554")), None],
+        Seat::LandlordDown,
+        Some((Seat::Landlord, combo("8", &r))),
+        r,
+    );
+    let sol = solve(&p);
+    check(&p, &sol);
+    assert_ne!(sol.outcome, Outcome::Unknown);
+}
+
+#[test]
+fn validation() {
+    let r = Rules::default();
+    let ok = duel("33", "44", r);
+    assert_eq!(ok.validate(), Ok(()));
+    let mut p = ok;
+    p.last = Some((Seat::Landlord, combo("5", &r)));
+    assert_eq!(
+        p.validate(),
+        Err(PositionError::LastIsMover(Seat::Landlord))
+    );
+    let p = Position::new(
+        [None, Some(h("3")), Some(h("4"))],
+        Seat::LandlordDown,
+        None,
+        r,
+    );
+    assert_eq!(p.validate(), Err(PositionError::NoLandlord));
+    let p = Position::new([Some(h("3")), None, None], Seat::Landlord, None, r);
+    assert_eq!(p.validate(), Err(PositionError::SeatCount(1)));
+    let p = Position::new(
+        [Some(h("3")), Some(h("4")), None],
+        Seat::LandlordUp,
+        None,
+        r,
+    );
+    assert!(matches!(
+        p.validate(),
+        Err(PositionError::AbsentSeat {
+            role: "to_move",
+            ..
+        })
+    ));
+    let p = Position::new(
+        [Some(h("3")), Some(h("4")), None],
+        Seat::Landlord,
+        Some((Seat::LandlordUp, combo("5", &r))),
+        r,
+    );
+    assert!(matches!(
+        p.validate(),
+        Err(PositionError::AbsentSeat {
+            role: "last.seat",
+            ..
+        })
+    ));
+    let p = Position::new(
+        [Some(h("3")), Some(Hand::EMPTY), None],
+        Seat::Landlord,
+        None,
+        r,
+    );
+    assert_eq!(
+        p.validate(),
+        Err(PositionError::EmptyHand(Seat::LandlordDown))
+    );
+    let p = Position::new(
+        [Some(h("33334444555566667777B")), Some(h("8")), None],
+        Seat::Landlord,
+        None,
+        r,
+    );
+    assert!(matches!(
+        p.validate(),
+        Err(PositionError::TooManyCards { count: 21, .. })
+    ));
+    let p = Position::new(
+        [Some(h("333")), Some(h("33")), None],
+        Seat::Landlord,
+        None,
+        r,
+    );
+    assert_eq!(p.validate(), Err(PositionError::TooManyCopies('3')));
+    let mut p = duel("33", "44", r);
+    p.to_move = Seat::LandlordDown;
+    p.last = Some((Seat::Landlord, Combo::pass()));
+    assert_eq!(p.validate(), Err(PositionError::LastIsPass));
+    let bad = solve(&Position::new(
+        [Some(h("3")), None, None],
+        Seat::Landlord,
+        None,
+        r,
+    ));
+    assert_eq!((bad.outcome, bad.best_move), (Outcome::Unknown, None));
+    assert_eq!("landlord_up".parse::<Seat>(), Ok(Seat::LandlordUp));
+    assert!("dealer".parse::<Seat>().is_err());
+}
+
+#[test]
+fn turn_order_and_implied_passes() {
+    let r = Rules::default();
+    // Three seats; the landlord's 5 stands, landlord_down passed (implied),
+    // landlord_up to move. If it passes, the landlord leads again.
+    let p = Position::new(
+        [Some(h("3")), Some(h("44")), Some(h("6"))],
+        Seat::LandlordUp,
+        Some((Seat::Landlord, combo("5", &r))),
+        r,
+    );
+    // landlord_up wins at once with its 6.
+    let sol = solve(&p);
+    assert_eq!(sol.outcome, Outcome::Win);
+    assert_eq!(sol.winning_moves.len(), 1);
+    match p.play(&Combo::pass()).unwrap() {
+        Played::Next(q) => {
+            assert_eq!(q.to_move, Seat::Landlord);
+            assert_eq!(q.last, None);
+            // The landlord leads its last card and wins.
+            assert_eq!(solve(&q).outcome, Outcome::Win);
+        }
+        Played::Out(_) => panic!(),
+    }
+    // A peasant may pass on its partner's play: landlord_up's Q stands (the
+    // landlord passed); when landlord_down passes too, landlord_up leads.
+    let p = Position::new(
+        [Some(h("KK")), Some(h("AA")), Some(h("3"))],
+        Seat::LandlordDown,
+        Some((Seat::LandlordUp, combo("Q", &r))),
+        r,
+    );
+    match p.play(&Combo::pass()).unwrap() {
+        Played::Next(q) => assert_eq!((q.to_move, q.last), (Seat::LandlordUp, None)),
+        Played::Out(_) => panic!(),
+    }
+    // With the landlord's Q standing, landlord_down's pass hands the turn to
+    // landlord_up, who still has to beat the Q or pass.
+    let p2 = Position::new(
+        [Some(h("KK")), Some(h("AA")), Some(h("3"))],
+        Seat::LandlordDown,
+        Some((Seat::Landlord, combo("Q", &r))),
+        r,
+    );
+    match p2.play(&Combo::pass()).unwrap() {
+        Played::Next(q) => assert_eq!((q.to_move, q.last.is_some()), (Seat::LandlordUp, true)),
+        Played::Out(_) => panic!(),
+    }
+    check(&p2, &solve(&p2));
+    check(&p, &solve(&p));
+}
+
+#[test]
+fn matches_plain_solver_two_seats() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..3000 {
+        let p = random_position(&mut rng, 2, 6);
+        check(&p, &solve(&p));
+    }
+}
+
+#[test]
+fn matches_plain_solver_three_seats() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for _ in 0..1500 {
+        let p = random_position(&mut rng, 3, 5);
+        check(&p, &solve(&p));
+    }
+}
+
+#[test]
+fn matches_plain_solver_larger_duels() {
+    let mut rng = StdRng::seed_from_u64(13);
+    for _ in 0..150 {
+        let p = random_position(&mut rng, 2, 9);
+        check(&p, &solve(&p));
+    }
+}
+
+#[test]
+fn shared_cache_answers_repeats_and_successors() {
+    let cache = TranspositionCache::with_mib(16);
+    let r = Rules::default();
+    let p = duel("33456789TJQKA2", "4455667788B", r);
+    let first = solve_endgame(&p, &Stop::never(), Some(&cache));
+    assert!(first.complete && !first.cached);
+    let again = solve_endgame(&p, &Stop::never(), Some(&cache));
+    assert!(again.cached);
+    assert_eq!(again.outcome, first.outcome);
+    assert_eq!(key_set(&again.winning_moves), key_set(&first.winning_moves));
+    check(&p, &again);
+    // Walk the principal line: every later position answers from the cache.
+    let mut q = p;
+    for (_, mv) in &first.pv {
+        match q.play(mv).unwrap() {
+            Played::Out(_) => break,
+            Played::Next(n) => q = n,
+        }
+        let s = solve_endgame(&q, &Stop::never(), Some(&cache));
+        // Positions the search finished at once (the mover goes out) are not stored.
+        assert!(s.cached || s.nodes < 100, "{q:?}");
+        let expect = if q.to_move.same_team(p.to_move) {
+            first.outcome
+        } else {
+            Outcome::Loss
+        };
+        if first.outcome == Outcome::Win {
+            assert_eq!(s.outcome, expect);
+        }
+    }
+}
+
+#[test]
+fn cache_key_layout() {
+    let r = Rules::default();
+    let a = Position::new(
+        [Some(h("33")), Some(h("44")), None],
+        Seat::LandlordDown,
+        Some((Seat::Landlord, combo("5556", &r))),
+        r,
+    );
+    let mut b = a;
+    // Same type, rank and length with another kicker: the same position.
+    b.last = Some((Seat::Landlord, combo("5557", &r)));
+    assert_eq!(cache_key(&a), cache_key(&b));
+    assert_eq!(cache_key(&a).0[0], CACHE_TAG);
+    let mut c = a;
+    c.rules.trio_pair = false;
+    assert_ne!(cache_key(&a), cache_key(&c));
+    let mut d = a;
+    d.last = Some((Seat::Landlord, combo("6667", &r)));
+    assert_ne!(cache_key(&a), cache_key(&d));
+}
+
+#[test]
+fn stops_within_budget() {
+    let r = Rules::default();
+    let p = duel("3344556677889TJQKA", "3456789TJQKA22BR", r);
+    let t = Instant::now();
+    let sol = solve_endgame(&p, &Stop::after(Duration::from_millis(20)), None);
+    assert!(
+        t.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        t.elapsed()
+    );
+    if sol.outcome == Outcome::Unknown {
+        assert!(!sol.complete);
+    }
+    assert!(sol.best_move.is_some());
+    let stop = Stop::never();
+    stop.cancel();
+    let sol = solve_endgame(&p, &stop, None);
+    assert!(sol.best_move.is_some());
+}

@@ -1,0 +1,29 @@
+//! Dou Dizhu rules engine: cards, combinations, legal moves and hand splitting.
+//!
+//! Pure and dependency-free (std only), built for speed: a hand is a `u64`
+//! with four bits per rank ([`Hand`]), a play is a 16-byte `Copy` value
+//! ([`Combo`]), and move generation can fill a reused buffer
+//! ([`legal_moves_into`]).
+//!
+//! By default the rules are exactly the standard DouZero/RLCard move universe:
+//! from the full 54-card deck there are 27,471 leading plays (27,472 with the
+//! pass). [`Rules`] switches the kicker-carrying types off one by one.
+//!
+//! Notation: `3456789TJQKA2BR` (B = black joker, R = red joker), any order and
+//! case, `10` for `T`, spaces and commas ignored; or DouZero's integers (3–14
+//! for 3…A, 17 for 2, 20 and 30 for the jokers). Output is canonical
+//! (ascending), e.g. `33455TJ2BR`; the pass is the empty string.
+
+mod cards;
+mod combo;
+pub mod endgame;
+mod moves;
+mod split;
+
+#[cfg(test)]
+mod tests;
+
+pub use cards::{CardError, Cards, Hand, Rank};
+pub use combo::{Combo, ComboType, Rules, beats, classify, classify_all};
+pub use moves::{legal_moves, legal_moves_into};
+pub use split::{Split, group_value, min_plays, split};

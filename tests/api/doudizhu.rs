@@ -1,0 +1,357 @@
+//! /doudizhu/moves and /doudizhu/split.
+
+use crate::*;
+
+fn app() -> axum::Router {
+    test_app(test_config(1, 1)).0
+}
+
+async fn post(uri: &str, body: serde_json::Value) -> Reply {
+    call(&app(), post_json(uri, &body.to_string())).await
+}
+
+fn cards_of(reply: &Reply) -> Vec<String> {
+    reply.json()["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["cards"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn leading_moves_are_listed_once_each() {
+    let r = post("/doudizhu/moves", serde_json::json!({"hand": "3334"})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let body = r.json();
+    let mut cards = cards_of(&r);
+    assert_eq!(body["count"], cards.len());
+    cards.sort();
+    assert_eq!(cards, ["3", "33", "333", "3334", "4"]);
+    let trio_solo = body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["cards"] == "3334")
+        .unwrap();
+    assert_eq!(trio_solo["type"], "trio_solo");
+    assert_eq!(trio_solo["rank"], "3");
+    assert_eq!(trio_solo["length"], 1);
+}
+
+#[tokio::test]
+async fn following_moves_beat_last_and_end_with_pass() {
+    let r = post(
+        "/doudizhu/moves",
+        serde_json::json!({"hand": "3456789TJQKA2BR", "last": "34567"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let moves = r.json()["moves"].as_array().unwrap().clone();
+    let last = moves.last().unwrap();
+    assert_eq!(
+        (last["cards"].as_str(), last["type"].as_str()),
+        (Some(""), Some("pass"))
+    );
+    // 4–8 … T–A as five-chains, and the rocket.
+    let chains = moves.iter().filter(|m| m["type"] == "solo_chain").count();
+    assert_eq!(chains, 7);
+    assert!(
+        moves
+            .iter()
+            .any(|m| m["type"] == "rocket" && m["cards"] == "BR")
+    );
+    assert_eq!(moves.len(), 9);
+}
+
+#[tokio::test]
+async fn notations_agree() {
+    let a = post(
+        "/doudizhu/moves",
+        serde_json::json!({"hand": "t10 jj,Q", "last": "9"}),
+    )
+    .await;
+    let b = post(
+        "/doudizhu/moves",
+        serde_json::json!({"hand": [10, 10, 11, 11, 12], "last": [9]}),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(a.json(), b.json());
+    assert_eq!(cards_of(&a), ["T", "J", "Q", ""]);
+}
+
+#[tokio::test]
+async fn rule_flags_change_the_moves() {
+    let on = post("/doudizhu/moves", serde_json::json!({"hand": "33344"})).await;
+    let off = post(
+        "/doudizhu/moves",
+        serde_json::json!({"hand": "33344", "rules": {"trio_pair": false}}),
+    )
+    .await;
+    assert!(cards_of(&on).contains(&"33344".to_string()));
+    assert!(!cards_of(&off).contains(&"33344".to_string()));
+    assert_eq!(
+        on.json()["count"].as_u64().unwrap(),
+        off.json()["count"].as_u64().unwrap() + 1
+    );
+}
+
+#[tokio::test]
+async fn split_partitions_the_hand_with_fewest_plays() {
+    let r = post(
+        "/doudizhu/split",
+        serde_json::json!({"hand": "34567 999 BR"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let body = r.json();
+    assert_eq!(body["plays"], 3);
+    let mut groups: Vec<(String, String)> = body["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["cards"].as_str().unwrap().into(),
+                g["type"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    groups.sort();
+    assert_eq!(
+        groups,
+        [
+            ("34567".to_string(), "solo_chain".to_string()),
+            ("999".into(), "trio".into()),
+            ("BR".into(), "rocket".into())
+        ]
+    );
+    assert!(body["score"].is_i64());
+}
+
+#[tokio::test]
+async fn each_kind_of_bad_input_is_a_422_naming_the_field() {
+    let cases = [
+        (serde_json::json!({"hand": "33X"}), "/hand", "unknown card"),
+        (
+            serde_json::json!({"hand": "AAAAA"}),
+            "/hand",
+            "more than four",
+        ),
+        (serde_json::json!({"hand": "BB"}), "/hand", "joker"),
+        (
+            serde_json::json!({"hand": [3, 4, 99]}),
+            "/hand/2",
+            "unknown card",
+        ),
+        (
+            serde_json::json!({"hand": "33445566778899TTJJQQK"}),
+            "/hand",
+            "at most 20",
+        ),
+        (serde_json::json!({"hand": ""}), "/hand", "empty"),
+        (
+            serde_json::json!({"hand": "3456", "last": "34"}),
+            "/last",
+            "not a legal combination",
+        ),
+        (
+            serde_json::json!({"hand": "AAAA", "last": "A"}),
+            "/last",
+            "more than four cards of rank A",
+        ),
+        (
+            serde_json::json!({"hand": "3", "rules": {"trio_sol": true}}),
+            "/rules/trio_sol",
+            "unknown field",
+        ),
+        (serde_json::json!({"hand": 7}), "/hand", ""),
+    ];
+    for (body, pointer, message) in cases {
+        let r = post("/doudizhu/moves", body.clone()).await;
+        let p = assert_problem(&r, 422);
+        let e = &p["errors"][0];
+        assert_eq!(e["pointer"], pointer, "{body}: {p}");
+        assert!(
+            e["message"].as_str().unwrap().contains(message),
+            "{body}: {p}"
+        );
+    }
+    let r = post("/doudizhu/split", serde_json::json!({"hand": "33Z"})).await;
+    assert_eq!(assert_problem(&r, 422)["errors"][0]["pointer"], "/hand");
+    let r = post(
+        "/doudizhu/moves",
+        serde_json::json!({"hand": "345", "last": "333", "rules": {"trio_solo": false}}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "a plain trio needs no flag: {}", r.text());
+    let r = post(
+        "/doudizhu/moves",
+        serde_json::json!({"hand": "345", "last": "3334", "rules": {"trio_solo": false}}),
+    )
+    .await;
+    assert_eq!(assert_problem(&r, 422)["errors"][0]["pointer"], "/last");
+}
+
+async fn endgame(app: &axum::Router, body: serde_json::Value) -> Reply {
+    call(app, post_json("/doudizhu/endgame", &body.to_string())).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endgame_solves_the_known_positions() {
+    let (app, _) = test_app(test_config(2, 4));
+    // (hands, to_move, rules, expected result for the mover)
+    let cases = [
+        (
+            serde_json::json!({"landlord": "KK5543", "landlord_down": "225543"}),
+            "landlord",
+            serde_json::json!({}),
+            "win",
+        ),
+        (
+            serde_json::json!({"landlord": "RA54333", "landlord_down": "B222KQ"}),
+            "landlord",
+            serde_json::json!({}),
+            "win",
+        ),
+        (
+            serde_json::json!({"landlord": "2KKTT77554", "landlord_down": "AA8"}),
+            "landlord",
+            serde_json::json!({}),
+            "loss",
+        ),
+        (
+            serde_json::json!({"landlord": "BRJJ999", "landlord_down": "3333 4567 TT AAAA"}),
+            "landlord_down",
+            serde_json::json!({"trio_pair": false}),
+            "loss",
+        ),
+    ];
+    for (hands, to_move, rules, expected) in cases {
+        let body = serde_json::json!({"hands": hands, "to_move": to_move, "rules": rules, "budget_ms": 5000});
+        let r = endgame(&app, body.clone()).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        let v = r.json();
+        assert_eq!(v["result"], expected, "{body} -> {v}");
+        assert_eq!(v["complete"], true);
+        let pv = v["pv"].as_array().unwrap();
+        assert!(!pv.is_empty());
+        assert_eq!(pv[0]["seat"], to_move);
+        if expected == "win" {
+            let best = &v["best_move"];
+            assert!(v["winning_moves"].as_array().unwrap().contains(best));
+            assert_eq!(pv[0]["cards"], best["cards"]);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endgame_answers_repeats_from_the_shared_cache() {
+    let (app, state) = test_app(test_config(1, 1));
+    let body = serde_json::json!({"hands": {"landlord": "KK5543", "landlord_down": "225543"}, "to_move": "landlord"});
+    let first = endgame(&app, body.clone()).await.json();
+    assert_eq!(first["cached"], false);
+    let second = endgame(&app, body).await.json();
+    assert_eq!(second["cached"], true);
+    assert_eq!(first["result"], second["result"]);
+    assert_eq!(first["winning_moves"], second["winning_moves"]);
+    assert!(state.cache.stats().hits >= 1);
+    // A three-seat position with a standing play and implied passes.
+    let r = endgame(
+        &app,
+        serde_json::json!({"hands": {"landlord": "3", "landlord_down": "4", "landlord_up": "BR"},
+                           "to_move": "landlord_up", "last": {"seat": "landlord", "cards": "2"}}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json()["result"],
+        "win",
+        "the rocket beats the 2, then the peasants lead"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endgame_respects_its_budget() {
+    let (app, _) = test_app(test_config(1, 1));
+    let body = serde_json::json!({
+        "hands": {"landlord": "A8QRK49AB4A269587J4T", "landlord_down": "97532Q8J3T23K9JA7", "landlord_up": "7KTK6Q564T528QJ63"},
+        "to_move": "landlord", "budget_ms": 30});
+    let started = std::time::Instant::now();
+    let r = endgame(&app, body).await;
+    let took = started.elapsed();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["complete"], false, "{v}");
+    assert!(
+        v["best_move"]["cards"]
+            .as_str()
+            .is_some_and(|c| !c.is_empty()),
+        "{v}"
+    );
+    // Generous for a loaded CI machine; the solver stops within a millisecond.
+    assert!(
+        took < std::time::Duration::from_millis(1000),
+        "took {took:?}"
+    );
+}
+
+#[tokio::test]
+async fn endgame_rejects_invalid_positions_naming_the_field() {
+    let (app, _) = test_app(test_config(1, 1));
+    let cases = [
+        (
+            serde_json::json!({"hands": {"landlord": "33", "landlord_down": "44"}, "to_move": "landlord",
+                               "last": {"seat": "landlord", "cards": "5"}}),
+            "/last/seat",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord_up": "33", "landlord_down": "44"}, "to_move": "landlord_up"}),
+            "/hands/landlord",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "", "landlord_down": "44"}, "to_move": "landlord_down"}),
+            "/hands/landlord",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "AAA", "landlord_down": "AA"}, "to_move": "landlord"}),
+            "/hands/landlord_down",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "AAA", "landlord_down": "44"}, "to_move": "landlord_down",
+                               "last": {"seat": "landlord", "cards": "AA"}}),
+            "/last/cards",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "33445566778899TTJJQQK", "landlord_down": "4"}, "to_move": "landlord"}),
+            "/hands/landlord",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "33", "landlord_down": "44"}, "to_move": "landlord_down",
+                               "last": {"seat": "landlord", "cards": "35"}}),
+            "/last/cards",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "33"}, "to_move": "landlord"}),
+            "/hands",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "33", "landlord_down": "44"}, "to_move": "landlord_up"}),
+            "/to_move",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "33", "landlord_down": "44"}, "to_move": "dealer"}),
+            "/to_move",
+        ),
+        (
+            serde_json::json!({"hands": {"landlord": "33", "landlord_down": "44"}, "to_move": "landlord", "budget_ms": 0}),
+            "/budget_ms",
+        ),
+    ];
+    for (body, pointer) in cases {
+        let r = endgame(&app, body.clone()).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+    }
+}
