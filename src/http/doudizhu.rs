@@ -548,9 +548,7 @@ pub async fn endgame(
 
 /// Validates an endgame request into a position, naming the offending field.
 fn endgame_position(req: &EndgameRequest) -> Result<Position, ApiError> {
-    if req.budget_ms == Some(0) {
-        return Err(ApiError::field("/budget_ms", "must be at least 1"));
-    }
+    super::check_budget(req.budget_ms)?;
     let rules: Rules = req.rules.unwrap_or_default().into();
     let inputs = [
         ("/hands/landlord", &req.hands.landlord),

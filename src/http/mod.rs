@@ -53,6 +53,22 @@ impl AppState {
     }
 }
 
+/// Largest `budget_ms` a request may name (the configured `max_budget_ms`
+/// then clamps it); the OpenAPI schemas carry the same bound.
+pub const MAX_REQUEST_BUDGET_MS: u64 = 600_000;
+
+/// Checks a request's optional `budget_ms`: 1 to [`MAX_REQUEST_BUDGET_MS`].
+pub fn check_budget(budget_ms: Option<u64>) -> Result<Option<u64>, error::ApiError> {
+    match budget_ms {
+        Some(0) => Err(error::ApiError::field("/budget_ms", "must be at least 1")),
+        Some(b) if b > MAX_REQUEST_BUDGET_MS => Err(error::ApiError::field(
+            "/budget_ms",
+            format!("must be at most {MAX_REQUEST_BUDGET_MS}"),
+        )),
+        other => Ok(other),
+    }
+}
+
 /// The whole service as a Router.
 pub fn app(state: AppState) -> Router {
     app_with(state, Router::new())
