@@ -170,49 +170,42 @@ pub fn check_deck(parts: &[(&str, Hand)]) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Combination type names (RLCard's).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum ComboTypeName {
-    Solo,
-    SoloChain,
-    Pair,
-    PairChain,
-    Trio,
-    TrioChain,
-    TrioSolo,
-    TrioSoloChain,
-    TrioPair,
-    TrioPairChain,
-    FourTwoSolo,
-    FourTwoPair,
-    Bomb,
-    Rocket,
-    Pass,
-}
+/// A combination type by RLCard's name (`solo`, `trio_solo_chain`, `pass`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ComboTypeName(pub ComboType);
 
 impl From<ComboType> for ComboTypeName {
     fn from(k: ComboType) -> Self {
-        use ComboTypeName as N;
-        match k {
-            ComboType::Pass => N::Pass,
-            ComboType::Solo => N::Solo,
-            ComboType::SoloChain => N::SoloChain,
-            ComboType::Pair => N::Pair,
-            ComboType::PairChain => N::PairChain,
-            ComboType::Trio => N::Trio,
-            ComboType::TrioChain => N::TrioChain,
-            ComboType::TrioSolo => N::TrioSolo,
-            ComboType::TrioSoloChain => N::TrioSoloChain,
-            ComboType::TrioPair => N::TrioPair,
-            ComboType::TrioPairChain => N::TrioPairChain,
-            ComboType::FourTwoSolo => N::FourTwoSolo,
-            ComboType::FourTwoPair => N::FourTwoPair,
-            ComboType::Bomb => N::Bomb,
-            ComboType::Rocket => N::Rocket,
-        }
+        ComboTypeName(k)
     }
 }
+
+impl Serialize for ComboTypeName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ComboTypeName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        ComboType::from_name(&name)
+            .map(ComboTypeName)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown combination type `{name}`")))
+    }
+}
+
+impl utoipa::PartialSchema for ComboTypeName {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(ComboType::ALL.map(ComboType::as_str)))
+            .description(Some("Combination type (RLCard's names)"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for ComboTypeName {}
 
 /// One play.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
