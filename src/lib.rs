@@ -7,6 +7,7 @@ pub mod cache;
 pub mod config;
 pub mod doudizhu;
 pub mod http;
+pub mod mahjong;
 pub mod pool;
 pub mod server;
 pub mod telemetry;

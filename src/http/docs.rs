@@ -12,7 +12,7 @@ use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
-use super::{doudizhu, error, health, metrics};
+use super::{doudizhu, error, health, mahjong, metrics};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -25,11 +25,13 @@ use super::{doudizhu, error, health, metrics};
     paths(
         health::healthz, health::readyz, metrics::metrics, openapi_yaml,
         doudizhu::moves, doudizhu::split, doudizhu::endgame,
+        mahjong::discard, mahjong::claim,
     ),
     components(schemas(error::Problem, error::FieldError)),
     modifiers(&SwaggerRoute, &CommonProblems),
     tags(
         (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving"),
+        (name = "mahjong", description = "Mahjong (Hong Kong, Riichi, Red Dragon): discards and claims"),
         (name = "operations", description = "Health, readiness, metrics and documentation"),
     )
 )]

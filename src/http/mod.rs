@@ -6,6 +6,7 @@ pub mod doudizhu;
 pub mod error;
 pub mod extract;
 pub mod health;
+pub mod mahjong;
 pub mod metrics;
 pub mod middleware;
 
@@ -89,6 +90,8 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/doudizhu/moves", post(doudizhu::moves))
         .route("/doudizhu/split", post(doudizhu::split))
         .route("/doudizhu/endgame", post(doudizhu::endgame))
+        .route("/mahjong/discard", post(mahjong::discard))
+        .route("/mahjong/claim", post(mahjong::claim))
         .merge(swagger)
         .merge(extra)
         .fallback(error::not_found)

@@ -6,6 +6,7 @@
 mod binary;
 mod doudizhu;
 mod errors;
+mod mahjong;
 mod observability;
 mod openapi;
 mod search_pool;

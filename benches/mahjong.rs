@@ -1,0 +1,39 @@
+//! Decision-time benchmark for the mahjong engine.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gamebot::mahjong::tiles::Variant;
+use gamebot::mahjong::{DiscardContext, Strategy, decide_claim, decide_discard, parse_tiles};
+
+fn ctx(variant: Variant, hand: &str, strategy: Strategy) -> DiscardContext {
+    let mut c = DiscardContext::new(variant, parse_tiles(hand).expect("hand"));
+    c.strategy = strategy;
+    c.visible = parse_tiles("19m19p19s1234z").expect("visible");
+    c
+}
+
+fn bench(c: &mut Criterion) {
+    let hands = [
+        (Variant::Riichi, "1289m3478p2569s15z"),
+        (Variant::Riichi, "234m5678p3455s66z7z"),
+        (Variant::HongKong, "1289m3478p2569s15z"),
+        (Variant::RedDragon, "1289m3478p2569s47z"),
+    ];
+    for (variant, hand) in hands {
+        for strategy in [Strategy::Classic, Strategy::Efficient] {
+            let x = ctx(variant, hand, strategy);
+            let name = format!("discard/{variant:?}/{strategy:?}/{hand}");
+            c.bench_function(&name, |b| b.iter(|| decide_discard(black_box(&x))));
+        }
+    }
+    let mut claim = ctx(Variant::HongKong, "1289m3478p2569s1z", Strategy::Classic);
+    claim.min_fan = 0;
+    let tile = parse_tiles("7m").expect("tile")[0];
+    c.bench_function("claim/HongKong/Classic", |b| {
+        b.iter(|| decide_claim(black_box(&claim), tile, gamebot::mahjong::From::Left))
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

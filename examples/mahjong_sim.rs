@@ -1,0 +1,243 @@
+//! Solitaire benchmark for the mahjong engine.
+//!
+//! A random deal of 13 tiles from a fresh wall, then 18 draws, each followed by the bot's
+//! decision; nobody else plays (so no claims, and the visible set is the own discards).
+//! A win = the hand becomes complete by self-draw and the variant allows the win
+//! (Hong Kong: at least `min_fan`, Riichi: a closed complete hand always has menzen tsumo,
+//! Red Dragon: at least `min_score`). Kongs draw a replacement tile that does not count as
+//! one of the 18 draws. Riichi declarations are not locked in (the hand keeps improving).
+//!
+//! `cargo run --release --example mahjong_sim -- [--deals N] [--seed S] [--variant riichi|hong_kong|red_dragon|all]`
+
+use std::time::Instant;
+
+use gamebot::mahjong::shanten::{live_counts, shanten};
+use gamebot::mahjong::tiles::{
+    Meld, MeldKind, Tile, TileCounts, Variant, is_terminal_or_honor, rank_of,
+};
+use gamebot::mahjong::{Action, Category, DiscardContext, Strategy, decide_discard};
+
+/// splitmix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Policy {
+    Bot(Strategy),
+    /// Minimum shanten, maximum ukeire, ties by lowest tile.
+    Naive,
+    /// Same, ties: isolated honors and terminals first.
+    NaiveTieBreak,
+}
+
+impl Policy {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Bot(Strategy::Classic) => "classic",
+            Self::Bot(Strategy::Efficient) => "efficient",
+            Self::Naive => "naive greedy",
+            Self::NaiveTieBreak => "greedy + tie-break",
+        }
+    }
+}
+
+fn wall(variant: Variant) -> Vec<Tile> {
+    let mut w = Vec::new();
+    for k in variant.kinds() {
+        for copy in 0..4 {
+            let red = variant.has_red_fives() && k < 27 && rank_of(k) == 5 && copy == 0;
+            w.push(Tile { index: k, red });
+        }
+    }
+    w
+}
+
+struct Outcome {
+    tenpai: bool,
+    win: bool,
+    times: Vec<u32>,
+}
+
+fn play(variant: Variant, policy: Policy, rng: &mut Rng) -> Outcome {
+    let mut w = wall(variant);
+    for i in (1..w.len()).rev() {
+        let j = rng.below(i + 1);
+        w.swap(i, j);
+    }
+    let mut ctx = DiscardContext::new(variant, w.drain(..13).collect());
+    ctx.strategy = match policy {
+        Policy::Bot(s) => s,
+        _ => Strategy::Efficient,
+    };
+    let mut out = Outcome {
+        tenpai: false,
+        win: false,
+        times: Vec::with_capacity(20),
+    };
+    let mut draws = 0;
+    let mut replacement = false;
+    while draws < 18 || replacement {
+        let t = w.pop().expect("wall");
+        if !replacement {
+            draws += 1;
+        }
+        replacement = false;
+        ctx.hand.push(t);
+        ctx.drawn = Some(t);
+        let start = Instant::now();
+        let d = decide_discard(&ctx);
+        let tile = match policy {
+            Policy::Bot(_) => {
+                out.times.push(start.elapsed().as_nanos() as u32);
+                if d.action == Action::Win {
+                    out.win = true;
+                    out.tenpai = true;
+                    return out;
+                }
+                if d.action == Action::Kong {
+                    let k = d.tile.index;
+                    let concealed = ctx.hand.iter().filter(|x| x.index == k).count() == 4;
+                    if concealed {
+                        let tiles: Vec<Tile> =
+                            ctx.hand.iter().copied().filter(|x| x.index == k).collect();
+                        ctx.hand.retain(|x| x.index != k);
+                        ctx.melds.push(Meld {
+                            kind: MeldKind::ConcealedKong,
+                            tiles,
+                        });
+                    } else {
+                        let pos = ctx
+                            .hand
+                            .iter()
+                            .position(|x| x.index == k)
+                            .expect("kong tile");
+                        let extra = ctx.hand.remove(pos);
+                        if let Some(m) = ctx
+                            .melds
+                            .iter_mut()
+                            .find(|m| m.kind == MeldKind::Pung && m.base() == k)
+                        {
+                            m.kind = MeldKind::Kong;
+                            m.tiles.push(extra);
+                        }
+                    }
+                    replacement = true;
+                    continue;
+                }
+                d.tile
+            }
+            Policy::Naive | Policy::NaiveTieBreak => {
+                let conc = TileCounts::from_tiles(&ctx.hand);
+                if shanten(variant, &conc, ctx.melds.len()) < 0 {
+                    out.win = true;
+                    out.tenpai = true;
+                    return out;
+                }
+                let best = d
+                    .candidates
+                    .iter()
+                    .min_by_key(|c| {
+                        let isolated_edge = matches!(
+                            c.category,
+                            Category::IsolatedHonor | Category::IsolatedNumber
+                        ) && is_terminal_or_honor(c.tile.index);
+                        let tb = if policy == Policy::NaiveTieBreak {
+                            u8::from(!isolated_edge)
+                        } else {
+                            0
+                        };
+                        (c.shanten, std::cmp::Reverse(c.ukeire), tb, c.tile.index)
+                    })
+                    .expect("candidate");
+                best.tile
+            }
+        };
+        let pos = ctx
+            .hand
+            .iter()
+            .position(|x| *x == tile)
+            .expect("discard in hand");
+        let gone = ctx.hand.remove(pos);
+        ctx.visible.push(gone);
+        ctx.drawn = None;
+        if shanten(variant, &TileCounts::from_tiles(&ctx.hand), ctx.melds.len()) <= 0 {
+            out.tenpai = true;
+        }
+    }
+    let _ = live_counts(variant, &TileCounts::default());
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let get = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let deals: usize = get("--deals")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000);
+    let seed: u64 = get("--seed").and_then(|s| s.parse().ok()).unwrap_or(2024);
+    let which = get("--variant").unwrap_or_else(|| "all".into());
+    let variants: Vec<Variant> = match which.as_str() {
+        "all" => vec![Variant::Riichi, Variant::HongKong, Variant::RedDragon],
+        v => vec![Variant::from_name(v).expect("variant")],
+    };
+    println!("deals per row: {deals}, seed {seed}; HK min_fan 3, Red Dragon min_score 0");
+    println!("| variant | policy | tenpai ≤18 draws | win ≤18 draws | median µs | p99 µs |");
+    println!("|---|---|---|---|---|---|");
+    for v in variants {
+        let mut policies = vec![
+            Policy::Bot(Strategy::Efficient),
+            Policy::Bot(Strategy::Classic),
+        ];
+        if v == Variant::Riichi {
+            policies.extend([Policy::Naive, Policy::NaiveTieBreak]);
+        }
+        for p in policies {
+            let mut rng = Rng(seed);
+            let (mut tenpai, mut win) = (0usize, 0usize);
+            let mut times: Vec<u32> = Vec::new();
+            for _ in 0..deals {
+                let o = play(v, p, &mut rng);
+                tenpai += usize::from(o.tenpai);
+                win += usize::from(o.win);
+                times.extend(o.times);
+            }
+            times.sort_unstable();
+            let (med, p99) = if times.is_empty() {
+                ("-".to_string(), "-".to_string())
+            } else {
+                (
+                    format!("{:.0}", times[times.len() / 2] as f64 / 1e3),
+                    format!("{:.0}", times[times.len() * 99 / 100] as f64 / 1e3),
+                )
+            };
+            let name = match v {
+                Variant::Riichi => "riichi",
+                Variant::HongKong => "hong_kong",
+                Variant::RedDragon => "red_dragon",
+            };
+            println!(
+                "| {name} | {} | {:.1}% | {:.1}% | {med} | {p99} |",
+                p.name(),
+                100.0 * tenpai as f64 / deals as f64,
+                100.0 * win as f64 / deals as f64
+            );
+        }
+    }
+}

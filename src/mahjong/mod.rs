@@ -1,0 +1,523 @@
+//! Pure mahjong decision engine (issue 6): Hong Kong, Riichi and Red Dragon.
+//!
+//! No I/O. The HTTP layer parses JSON into a [`DiscardContext`] with the parse helpers,
+//! calls [`validate`] (errors carry JSON-pointer paths) and then [`decide_discard`] or
+//! [`decide_claim`].
+//!
+//! Rule set (documented choices):
+//! * **Hong Kong** (136 tiles + 8 bonus tiles): chow/pung/kong calls, standard form, seven
+//!   pairs and thirteen orphans. Fan table ([`rules::hk_fan`]): self-drawn 1, concealed hand 1,
+//!   no flowers 1, own flower/season 1 each, dragon pung 1 each, seat-wind pung 1, round-wind
+//!   pung 1, all chows 1, all pungs 3, mixed one suit 3, small dragons +3 (5 with the two
+//!   dragon pungs), seven pairs 4, full flush 7, great dragons 8, small winds 10, great winds,
+//!   all honors, four concealed pungs, thirteen orphans 13; capped at 13. A win needs
+//!   `min_fan`.
+//! * **Riichi**: standard, seven pairs, thirteen orphans; a win needs one yaku (dora is not a
+//!   yaku). Yaku: riichi, menzen tsumo, tanyao (open too), pinfu, iipeikou, yakuhai, toitoi,
+//!   sanankou, shousangen, ittsu, sanshoku, chanta, junchan, honroutou, honitsu, chinitsu,
+//!   chiitoitsu; yakuman: kokushi, daisangen, suuankou, suushiihou, tsuuiisou. Furiten is
+//!   not checked (the request carries no own-discard list).
+//! * **Red Dragon** (112 tiles: 108 suited + 4 red dragons, no winds, no other dragons, no
+//!   flowers): red dragons are wildcards that take whatever tile completes the hand best;
+//!   pung and kong calls with natural tiles only (red dragons are never claimed), no chows;
+//!   a win is by self-draw only; standard form and seven pairs. Points
+//!   ([`rules::red_dragon_points`]): basic win 2, self-drawn 2, no wildcard in hand 2,
+//!   all pungs 6, seven pairs 6, half flush (one suit + red dragons standing for
+//!   themselves) 6, full flush 12. A win needs `min_score`.
+
+pub mod classic;
+pub mod efficient;
+pub mod rules;
+pub mod shanten;
+pub mod tiles;
+
+use tiles::{
+    Flower, KINDS, Meld, MeldKind, RED_DRAGON, Tile, TileCounts, TileError, Variant, is_dragon,
+    is_honor, suit_of,
+};
+
+pub use tiles::{parse_flower, parse_mjai, parse_tile, parse_tiles, parse_wind};
+
+/// Discard policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// The seed's priority list.
+    #[default]
+    Classic,
+    /// Shanten / ukeire maximising.
+    Efficient,
+}
+
+impl Strategy {
+    pub fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "classic" => Some(Self::Classic),
+            "efficient" => Some(Self::Efficient),
+            _ => None,
+        }
+    }
+}
+
+/// Where a claimed tile came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum From {
+    Left,
+    Across,
+    Right,
+}
+
+impl From {
+    pub fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "left" => Some(Self::Left),
+            "across" => Some(Self::Across),
+            "right" => Some(Self::Right),
+            _ => None,
+        }
+    }
+}
+
+/// Everything the bot knows at a decision.
+#[derive(Debug, Clone)]
+pub struct DiscardContext {
+    pub variant: Variant,
+    pub min_fan: u8,
+    pub min_score: u32,
+    /// Concealed tiles (discard: incl. the drawn tile, 14 − 3 × melds; claim: 13 − 3 × melds).
+    pub hand: Vec<Tile>,
+    pub drawn: Option<Tile>,
+    pub melds: Vec<Meld>,
+    /// Every tile visible outside the own hand (discards, others' melds, dora indicators).
+    pub visible: Vec<Tile>,
+    /// Wind tile index 27..=30.
+    pub seat_wind: u8,
+    pub round_wind: u8,
+    pub dora_indicators: Vec<Tile>,
+    pub flowers: Vec<Flower>,
+    pub riichi_declared: bool,
+    pub strategy: Strategy,
+}
+
+impl DiscardContext {
+    /// A context with defaults (East seat and round, classic, min 0).
+    pub fn new(variant: Variant, hand: Vec<Tile>) -> Self {
+        Self {
+            variant,
+            min_fan: if variant == Variant::HongKong { 3 } else { 0 },
+            min_score: 0,
+            hand,
+            drawn: None,
+            melds: Vec::new(),
+            visible: Vec::new(),
+            seat_wind: 27,
+            round_wind: 27,
+            dora_indicators: Vec::new(),
+            flowers: Vec::new(),
+            riichi_declared: false,
+            strategy: Strategy::Classic,
+        }
+    }
+    pub fn concealed(&self) -> TileCounts {
+        TileCounts::from_tiles(&self.hand)
+    }
+    /// Hand + own melds + visible.
+    pub fn seen(&self) -> TileCounts {
+        let mut c = self.concealed();
+        for m in &self.melds {
+            for t in &m.tiles {
+                c.add(t.index);
+            }
+        }
+        for t in &self.visible {
+            c.add(t.index);
+        }
+        c
+    }
+    pub fn visible_counts(&self) -> TileCounts {
+        TileCounts::from_tiles(&self.visible)
+    }
+    pub fn has_open_meld(&self) -> bool {
+        self.melds.iter().any(|m| m.kind.is_open())
+    }
+}
+
+/// Request field an error refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Hand,
+    Drawn,
+    Melds(usize),
+    Visible,
+    DoraIndicators,
+    Flowers,
+    Tile,
+    MinFan,
+}
+
+impl Field {
+    /// JSON pointer of the field (`/melds/1/tiles`).
+    pub fn pointer(&self) -> String {
+        match self {
+            Self::Hand => "/hand".into(),
+            Self::Drawn => "/drawn".into(),
+            Self::Melds(i) => format!("/melds/{i}/tiles"),
+            Self::Visible => "/visible".into(),
+            Self::DoraIndicators => "/dora_indicators".into(),
+            Self::Flowers => "/flowers".into(),
+            Self::Tile => "/tile".into(),
+            Self::MinFan => "/min_fan".into(),
+        }
+    }
+}
+
+/// Validation errors (HTTP 422), each naming the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MahjongError {
+    #[error("{}: {source}", field.pointer())]
+    BadTile { field: Field, source: TileError },
+    #[error("{}: tile {index} ({tile}) does not exist in this variant", field.pointer())]
+    NotInVariant {
+        field: Field,
+        index: usize,
+        tile: String,
+    },
+    #[error("{}: more than 4 copies of {tile} across hand, melds and visible", field.pointer())]
+    TooManyCopies { field: Field, tile: String },
+    #[error("/hand: expected {expected} tiles for {melds} melds, got {got}")]
+    WrongHandSize {
+        expected: usize,
+        got: usize,
+        melds: usize,
+    },
+    #[error("{}: not a valid {kind}", field.pointer())]
+    InvalidMeld { field: Field, kind: &'static str },
+    #[error("/melds: at most 4 melds")]
+    TooManyMelds,
+    #[error("/drawn: the drawn tile is not in the hand")]
+    DrawnNotInHand,
+    #[error("/flowers: duplicate or unsupported bonus tile")]
+    BadFlowers,
+    #[error("/min_fan: must be 0..=13")]
+    BadMinFan,
+}
+
+impl MahjongError {
+    /// JSON pointer of the offending field.
+    pub fn pointer(&self) -> String {
+        match self {
+            Self::BadTile { field, .. }
+            | Self::NotInVariant { field, .. }
+            | Self::TooManyCopies { field, .. }
+            | Self::InvalidMeld { field, .. } => field.pointer(),
+            Self::WrongHandSize { .. } => "/hand".into(),
+            Self::TooManyMelds => "/melds".into(),
+            Self::DrawnNotInHand => "/drawn".into(),
+            Self::BadFlowers => "/flowers".into(),
+            Self::BadMinFan => "/min_fan".into(),
+        }
+    }
+}
+
+/// Parses a tile list for `field`, mapping errors to it.
+pub fn parse_field(field: Field, tenhou: &str) -> Result<Vec<Tile>, MahjongError> {
+    parse_tiles(tenhou).map_err(|source| MahjongError::BadTile { field, source })
+}
+
+/// Parses an mjai list for `field`.
+pub fn parse_field_mjai<S: AsRef<str>>(
+    field: Field,
+    names: &[S],
+) -> Result<Vec<Tile>, MahjongError> {
+    parse_mjai(names).map_err(|source| MahjongError::BadTile { field, source })
+}
+
+fn check_variant(variant: Variant, field: Field, tiles: &[Tile]) -> Result<(), MahjongError> {
+    for (index, t) in tiles.iter().enumerate() {
+        if !variant.has_kind(t.index) || (t.red && !variant.has_red_fives()) {
+            return Err(MahjongError::NotInVariant {
+                field,
+                index,
+                tile: t.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn validate_common(
+    ctx: &DiscardContext,
+    hand_size: usize,
+    extra: Option<Tile>,
+) -> Result<(), MahjongError> {
+    let v = ctx.variant;
+    if ctx.min_fan > 13 {
+        return Err(MahjongError::BadMinFan);
+    }
+    check_variant(v, Field::Hand, &ctx.hand)?;
+    if let Some(d) = ctx.drawn {
+        check_variant(v, Field::Drawn, &[d])?;
+    }
+    if ctx.melds.len() > 4 {
+        return Err(MahjongError::TooManyMelds);
+    }
+    for (i, m) in ctx.melds.iter().enumerate() {
+        check_variant(v, Field::Melds(i), &m.tiles)?;
+        let wild_in_meld = v
+            .wildcard()
+            .is_some_and(|w| m.tiles.iter().any(|t| t.index == w));
+        let chow_illegal = m.kind == MeldKind::Chow && !v.has_chow();
+        if !m.is_valid(None) || wild_in_meld || chow_illegal {
+            let kind = match m.kind {
+                MeldKind::Chow => "chow",
+                MeldKind::Pung => "pung",
+                MeldKind::Kong => "kong",
+                MeldKind::ConcealedKong => "concealed_kong",
+            };
+            return Err(MahjongError::InvalidMeld {
+                field: Field::Melds(i),
+                kind,
+            });
+        }
+    }
+    check_variant(v, Field::Visible, &ctx.visible)?;
+    check_variant(v, Field::DoraIndicators, &ctx.dora_indicators)?;
+    if let Some(t) = extra {
+        check_variant(v, Field::Tile, &[t])?;
+    }
+    if !ctx.flowers.is_empty() && !v.has_flowers() {
+        return Err(MahjongError::BadFlowers);
+    }
+    for (i, f) in ctx.flowers.iter().enumerate() {
+        if ctx.flowers[..i].contains(f) {
+            return Err(MahjongError::BadFlowers);
+        }
+    }
+    let expected = hand_size.saturating_sub(3 * ctx.melds.len());
+    if ctx.hand.len() != expected {
+        return Err(MahjongError::WrongHandSize {
+            expected,
+            got: ctx.hand.len(),
+            melds: ctx.melds.len(),
+        });
+    }
+    if let Some(d) = ctx.drawn
+        && !ctx.hand.iter().any(|t| t.index == d.index)
+    {
+        return Err(MahjongError::DrawnNotInHand);
+    }
+    // copies: hand, melds, visible, claimed tile; red fives at most one per suit
+    let mut counts = [0u8; KINDS];
+    let mut reds = [0u8; 3];
+    let mut groups: Vec<(Field, &[Tile])> = vec![(Field::Hand, &ctx.hand)];
+    for (i, m) in ctx.melds.iter().enumerate() {
+        groups.push((Field::Melds(i), &m.tiles));
+    }
+    groups.push((Field::Visible, &ctx.visible));
+    let extra_slice: Vec<Tile> = extra.into_iter().collect();
+    groups.push((Field::Tile, &extra_slice));
+    for (field, tiles) in groups {
+        for t in tiles {
+            counts[t.index as usize] += 1;
+            if t.red {
+                reds[t.suit() as usize] += 1;
+            }
+            if counts[t.index as usize] > 4 || (t.red && reds[t.suit() as usize] > 1) {
+                return Err(MahjongError::TooManyCopies {
+                    field,
+                    tile: t.kind_name(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Validates a discard request (hand of 14 − 3 × melds tiles).
+pub fn validate(ctx: &DiscardContext) -> Result<(), MahjongError> {
+    validate_common(ctx, 14, None)
+}
+
+/// Validates a claim request (hand of 13 − 3 × melds tiles plus the discarded tile).
+pub fn validate_claim(ctx: &DiscardContext, tile: Tile) -> Result<(), MahjongError> {
+    validate_common(ctx, 13, Some(tile))
+}
+
+/// Own-turn action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Discard,
+    Win,
+    Kong,
+}
+
+/// Claim answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimAction {
+    Pass,
+    Chow,
+    Pung,
+    Kong,
+    Win,
+}
+
+/// Category of a tile in the seed's discard priority list (lower is discarded first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    Dead,
+    Problem,
+    DeadIncompleteSequence,
+    DeadPairOfMany,
+    IsolatedNumber,
+    IsolatedHonor,
+    Secondary,
+    IncompleteSequence,
+    DeadPair,
+    Pair,
+    Set,
+}
+
+impl Category {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dead => "dead",
+            Self::Problem => "problem",
+            Self::DeadIncompleteSequence => "dead_incomplete_sequence",
+            Self::DeadPairOfMany => "dead_pair_of_many",
+            Self::IsolatedNumber => "isolated_number",
+            Self::IsolatedHonor => "isolated_honor",
+            Self::Secondary => "secondary",
+            Self::IncompleteSequence => "incomplete_sequence",
+            Self::DeadPair => "dead_pair",
+            Self::Pair => "pair",
+            Self::Set => "set",
+        }
+    }
+}
+
+/// Per-tile numbers for the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub tile: Tile,
+    /// Combined shanten after discarding this tile.
+    pub shanten: i8,
+    /// Live tiles lowering that shanten.
+    pub ukeire: u32,
+    pub category: Category,
+    /// Standard-form shanten / ukeire (the efficient strategy's measure).
+    pub std_shanten: i8,
+    pub std_ukeire: u32,
+    /// Plan-form shanten (all pungs plan), else equal to `std_shanten`.
+    pub plan_shanten: i8,
+    pub off_plan: bool,
+    /// Never discard (wildcard, protected yakuhai pair, riichi lock).
+    pub locked: bool,
+}
+
+/// The bot's hand plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    Free,
+    AllPungs,
+    HalfFlush(u8),
+    FullFlush(u8),
+    /// Riichi: open play (yakuhai).
+    RiichiOpen,
+    /// Riichi: closed play (riichi / menzen).
+    RiichiClosed,
+}
+
+impl Plan {
+    pub fn name(self) -> String {
+        let suit = |s: u8| ["m", "p", "s"][s as usize];
+        match self {
+            Self::Free => "free".into(),
+            Self::AllPungs => "all_pungs".into(),
+            Self::HalfFlush(s) => format!("half_flush_{}", suit(s)),
+            Self::FullFlush(s) => format!("full_flush_{}", suit(s)),
+            Self::RiichiOpen => "open".into(),
+            Self::RiichiClosed => "closed".into(),
+        }
+    }
+    /// Whether a kind fits the plan's suit constraint.
+    pub fn on_plan(self, kind: u8, wildcard: Option<u8>) -> bool {
+        if Some(kind) == wildcard {
+            return true;
+        }
+        match self {
+            Self::HalfFlush(s) => is_honor(kind) || suit_of(kind) == s,
+            Self::FullFlush(s) => !is_honor(kind) && suit_of(kind) == s,
+            _ => true,
+        }
+    }
+    pub fn allows_chow(self) -> bool {
+        !matches!(self, Self::AllPungs | Self::RiichiClosed)
+    }
+}
+
+/// Own-turn decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscardDecision {
+    pub action: Action,
+    /// Discarded tile, the kong tile, or the winning tile.
+    pub tile: Tile,
+    pub riichi: bool,
+    pub reason: String,
+    pub plan: String,
+    pub shanten: i8,
+    pub ukeire: u32,
+    pub candidates: Vec<Candidate>,
+    /// Fan / han / points when `action == Win`.
+    pub win_value: Option<u32>,
+}
+
+/// Claim decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimDecision {
+    pub action: ClaimAction,
+    /// The meld formed (incl. the claimed tile), or the claimed tile for a win; empty on pass.
+    pub tiles: Vec<Tile>,
+    pub reason: String,
+}
+
+impl ClaimDecision {
+    /// Tenhou string of `tiles` (`456m`).
+    pub fn tiles_string(&self) -> String {
+        TileCounts::from_tiles(&self.tiles).to_tenhou()
+    }
+}
+
+/// Number of the seat wind (East = 1) for flowers.
+pub(crate) fn seat_number(wind: u8) -> u8 {
+    wind.saturating_sub(26)
+}
+
+/// Whether a kind is a yakuhai / scoring honor for this seat.
+pub(crate) fn is_value_honor(ctx: &DiscardContext, k: u8) -> bool {
+    is_dragon(k) && Some(k) != ctx.variant.wildcard() || k == ctx.seat_wind || k == ctx.round_wind
+}
+
+/// Chooses the plan for the current hand (see [`classic::choose_plan`]).
+pub fn choose_plan(ctx: &DiscardContext) -> Plan {
+    classic::choose_plan(ctx)
+}
+
+/// Own-turn decision (after a draw).
+pub fn decide_discard(ctx: &DiscardContext) -> DiscardDecision {
+    classic::decide_turn(ctx)
+}
+
+/// Decision on another player's discard.
+pub fn decide_claim(ctx: &DiscardContext, tile: Tile, from: From) -> ClaimDecision {
+    classic::decide_claim(ctx, tile, from)
+}
+
+/// Combined shanten of the concealed hand with the context's melds.
+pub fn shanten_of(ctx: &DiscardContext) -> i8 {
+    shanten::shanten(ctx.variant, &ctx.concealed(), ctx.melds.len())
+}
+
+/// Index of the red dragon wildcard, re-exported for callers.
+pub const WILDCARD: u8 = RED_DRAGON;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,240 @@
+//! /mahjong/discard and /mahjong/claim.
+
+use std::collections::BTreeSet;
+
+use crate::*;
+
+async fn post(uri: &str, body: serde_json::Value) -> Reply {
+    let (app, _) = test_app(test_config(1, 1));
+    call(&app, post_json(uri, &body.to_string())).await
+}
+
+/// Tiles of a tenhou string, one "5m"-style name each (red fives as 0).
+fn tiles(tenhou: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut digits = Vec::new();
+    for c in tenhou.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            out.extend(digits.drain(..).map(|d| format!("{d}{c}")));
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn discard_is_a_tile_of_the_hand_with_numbers_for_every_candidate() {
+    for strategy in ["classic", "efficient"] {
+        for variant in ["riichi", "hong_kong"] {
+            let hand = "123m456p789s1127z5m";
+            let r = post(
+                "/mahjong/discard",
+                serde_json::json!({"variant": variant, "min_fan": 0, "hand": hand, "drawn": "5m", "strategy": strategy}),
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.text());
+            let v = r.json();
+            assert_eq!(v["action"], "discard", "{v}");
+            let tile = v["tile"].as_str().unwrap().to_string();
+            assert!(tiles(hand).contains(&tile), "{tile} not in hand");
+            let distinct: BTreeSet<String> = tiles(hand).into_iter().collect();
+            let listed: BTreeSet<String> = v["candidates"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["tile"].as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(distinct, listed);
+            // The chosen discard's numbers are its candidate's numbers.
+            let chosen = v["candidates"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["tile"] == tile.as_str())
+                .unwrap();
+            assert_eq!(chosen["shanten"], v["shanten"]);
+            assert_eq!(chosen["ukeire"], v["ukeire"]);
+        }
+    }
+}
+
+#[tokio::test]
+async fn efficient_keeps_the_hand_shape() {
+    // 1-shanten: the lone honor goes, never a tile of a complete set.
+    let r = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "riichi", "hand": "123m456p789s1m2m7z55s", "strategy": "efficient"}),
+    )
+    .await;
+    let v = r.json();
+    assert_eq!(v["tile"], "7z", "{v}");
+    let min = v["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["shanten"].as_i64().unwrap())
+        .min()
+        .unwrap();
+    assert_eq!(v["shanten"].as_i64().unwrap(), min);
+}
+
+#[tokio::test]
+async fn complete_hands_win_when_the_rules_allow() {
+    // Thirteen orphans in Hong Kong: a limit hand.
+    let r = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "hong_kong", "hand": "19m19p19s1234567z1m"}),
+    )
+    .await;
+    let v = r.json();
+    assert_eq!(v["action"], "win", "{v}");
+    assert_eq!(v["win_value"], 13);
+    // Riichi: closed and complete, so menzen tsumo is a yaku.
+    let r = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "riichi", "hand": "123m456p789s234s55z"}),
+    )
+    .await;
+    assert_eq!(r.json()["action"], "win", "{}", r.text());
+    // A claim that completes a dragon-pung hand in Hong Kong at min_fan 0.
+    let r = post(
+        "/mahjong/claim",
+        serde_json::json!({"variant": "hong_kong", "min_fan": 0, "hand": "123m456p789s1155z", "tile": "5z", "from": "right"}),
+    )
+    .await;
+    assert_eq!(r.json()["action"], "win", "{}", r.text());
+}
+
+#[tokio::test]
+async fn claims_are_legal() {
+    // 4m would make a chow with 23m, but only the left player's discard can be chowed.
+    for from in ["across", "right"] {
+        let r = post(
+            "/mahjong/claim",
+            serde_json::json!({"variant": "hong_kong", "min_fan": 0, "hand": "23m456p789s11z579p", "tile": "4m", "from": from}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert_ne!(r.json()["action"], "chow", "{}", r.text());
+    }
+    // A pung needs two of the tile in hand.
+    let r = post(
+        "/mahjong/claim",
+        serde_json::json!({"variant": "riichi", "hand": "13m456p789s11z579p", "tile": "5z", "from": "across"}),
+    )
+    .await;
+    assert_eq!(r.json()["action"], "pass", "{}", r.text());
+}
+
+#[tokio::test]
+async fn notations_agree() {
+    let a = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "riichi", "hand": "123m406p789s1122z"}),
+    )
+    .await;
+    let b = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "riichi",
+            "hand": ["1m", "2m", "3m", "4p", "5pr", "6p", "7s", "8s", "9s", "E", "E", "S", "S"]}),
+    )
+    .await;
+    assert_eq!(
+        a.status, 422,
+        "13 tiles is a claim hand, not a discard hand"
+    );
+    assert_eq!(a.json(), b.json());
+    let a = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "riichi", "hand": "123m406p789s11223z"}),
+    )
+    .await;
+    let b = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "riichi",
+            "hand": ["1m", "2m", "3m", "4p", "5pr", "6p", "7s", "8s", "9s", "E", "E", "S", "S", "W"]}),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(a.json(), b.json());
+}
+
+#[tokio::test]
+async fn each_kind_of_bad_input_is_a_422_naming_the_field() {
+    let cases = [
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s11z5x"}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s11z5m8z"}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"variant": "red_dragon", "hand": "123m456p789s11z5m"}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "11111m456p789s11z5m"}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "1111m456p789s11z55m", "visible": "1m"}),
+            "/visible",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s11z5"}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s11z"}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "456p789s11z5m", "melds": [{"type": "chow", "tiles": "135m"}]}),
+            "/melds/0/tiles",
+        ),
+        (
+            serde_json::json!({"variant": "red_dragon", "hand": "456p789s55m5m", "melds": [{"type": "chow", "tiles": "123m"}]}),
+            "/melds/0/tiles",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m", "seat_wind": "X"}),
+            "/seat_wind",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m", "drawn": "9m"}),
+            "/drawn",
+        ),
+        (
+            serde_json::json!({"variant": "hong_kong", "hand": "123m456p789s1127z5m", "min_fan": 14}),
+            "/min_fan",
+        ),
+        (
+            serde_json::json!({"variant": "hong_kong", "hand": "123m456p789s1127z5m", "flowers": ["5f"]}),
+            "/flowers/0",
+        ),
+        (
+            serde_json::json!({"variant": "mahjong", "hand": "123m456p789s1127z5m"}),
+            "/variant",
+        ),
+    ];
+    for (body, pointer) in cases {
+        let r = post("/mahjong/discard", body.clone()).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+    }
+    let r = post(
+        "/mahjong/claim",
+        serde_json::json!({"variant": "riichi", "hand": "123m456p789s1122z", "tile": "9q", "from": "left"}),
+    )
+    .await;
+    assert_eq!(assert_problem(&r, 422)["errors"][0]["pointer"], "/tile");
+    let r = post(
+        "/mahjong/claim",
+        serde_json::json!({"variant": "riichi", "hand": "123m456p789s1122z", "tile": "1z", "from": "behind"}),
+    )
+    .await;
+    assert_eq!(assert_problem(&r, 422)["errors"][0]["pointer"], "/from");
+}
