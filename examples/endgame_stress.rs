@@ -1,13 +1,14 @@
 //! Stress run of the Dou Dizhu endgame solver on seeded random deals.
 //!
 //! ```text
-//! cargo run --release --example endgame_stress -- [seats] [cards] [count] [budget_ms] [seed]
+//! cargo run --release --example endgame_stress -- [seats] [cards] [count] [budget_ms] [seed] [only]
 //! cargo run --release --example endgame_stress -- 2 13 100 10000 1
 //! cargo run --release --example endgame_stress -- 3 8 100 10000 1
 //! cargo run --release --example endgame_stress -- walk 2 13 20 1   # cache reuse along games
 //! ```
 //!
-//! Prints each slow position, then median / p90 / worst time, nodes per second
+//! `only` solves just the deal with that index (0-based) of the seeded run.
+//! Prints each slow or incomplete position, then median / p90 / worst time, nodes per second
 //! and how many positions ran out of budget. `walk` solves a deal, plays the
 //! best move and the first-ordered reply, solves again … with one shared
 //! cache, and prints the cache hit rate per step.
@@ -65,24 +66,35 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
-fn stress(seats: usize, cards: usize, count: usize, budget: Duration, seed: u64) {
+fn stress(
+    seats: usize,
+    cards: usize,
+    count: usize,
+    budget: Duration,
+    seed: u64,
+    only: Option<usize>,
+) {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut times = Vec::new();
-    let (mut nodes, mut unknown, mut wins) = (0u64, 0, 0);
+    let (mut nodes, mut unknown, mut wins, mut complete) = (0u64, 0, 0, 0);
     let started = Instant::now();
     for i in 0..count {
         let p = deal(&mut rng, seats, cards);
+        if only.is_some_and(|o| o != i) {
+            continue;
+        }
         let t = Instant::now();
         let sol = solve_endgame(&p, &Stop::after(budget), None);
         let el = t.elapsed();
         times.push(el);
         nodes += sol.nodes;
+        complete += sol.complete as usize;
         match sol.outcome {
             Outcome::Unknown => unknown += 1,
             Outcome::Win => wins += 1,
             Outcome::Loss => {}
         }
-        if el > Duration::from_millis(200) || sol.outcome == Outcome::Unknown {
+        if el > Duration::from_millis(200) || !sol.complete || only.is_some() {
             println!(
                 "#{i}: {:?} {} nodes={} {:?} {}",
                 sol.outcome,
@@ -95,13 +107,19 @@ fn stress(seats: usize, cards: usize, count: usize, budget: Duration, seed: u64)
     }
     let total = started.elapsed();
     times.sort();
+    let over = times
+        .iter()
+        .filter(|&&t| t > Duration::from_secs(2))
+        .count();
+    let solved = times.len();
     println!(
-        "{seats} seats x {cards} cards, {count} deals (seed {seed}): median {:?}, p90 {:?}, worst {:?}, \
-         mean {:?}; wins {wins}, unknown {unknown}; {nodes} nodes, {:.2} M nodes/s",
+        "{seats} seats x {cards} cards, {solved} deals (seed {seed}): median {:?}, p90 {:?}, worst {:?}, \
+         mean {:?}; wins {wins}, unknown {unknown}, complete {complete}/{solved}, over 2 s {over}; \
+         {nodes} nodes, {:.2} M nodes/s",
         percentile(&times, 0.5),
         percentile(&times, 0.9),
         times[times.len() - 1],
-        total / count as u32,
+        total / solved as u32,
         nodes as f64 / total.as_secs_f64() / 1e6
     );
 }
@@ -175,5 +193,6 @@ fn main() {
         num(2, 50) as usize,
         Duration::from_millis(num(3, 10_000)),
         num(4, 1),
+        args.get(5).and_then(|a| a.parse().ok()),
     );
 }

@@ -24,10 +24,24 @@
 //! play's kickers never matter). Large subtrees are also written to the shared
 //! [`TranspositionCache`], so successive positions of one endgame hit it.
 //!
+//! The per-solve table is exact but compact: every hand is a subset of its
+//! root hand, so the three hands pack into one ≤ 54-bit mixed-radix `code`
+//! (per seat and rank just enough bits for the copies held at the root;
+//! playing cards subtracts their code), and a slot is 16 bytes, four to a
+//! cache line. The probe is still the search's main cost (a cache and TLB
+//! miss), so the buckets of the next moves' positions are prefetched while
+//! the current move is searched.
+//!
 //! Speed comes from
-//! * an exact out-check at every node (the whole hand is one legal play);
+//! * an exact out-check at every node (the whole hand is one legal play;
+//!   only tried when the memoised [`min_plays`] is 1);
+//! * the killer reply of the ply tried before any move is generated (it wins
+//!   about two times in three where the node is won);
+//! * a seat that cannot beat the standing play passes at once, without a
+//!   table entry;
 //! * move ordering: the killer reply of the ply, then moves by the number of
-//!   plays left afterwards ([`min_plays`], memoised per hand) with a bonus for
+//!   plays left afterwards ([`min_plays`], memoised per seat in an array
+//!   indexed by the seat's part of the code) with a bonus for
 //!   plays no opponent can beat (the mover keeps the lead, so chains of
 //!   unbeatable plays followed by a last play are found at once), lower cards
 //!   and cheaper kickers first; a peasant following its partner passes first;
@@ -38,9 +52,7 @@
 //! [`Outcome::Unknown`] (unless the root move list already proved a win) and
 //! never stores partial results.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::cache::{CacheKey, KEY_WORDS, TranspositionCache};
@@ -465,6 +477,7 @@ pub fn solve_endgame(pos: &Position, stop: &Stop, cache: Option<&TranspositionCa
     let mut s = Solver::new(pos, stop, cache);
     let root = Node {
         hands: pos.hands,
+        code: s.code_of(&pos.hands),
         mover: pos.to_move.index(),
         last: pos.last.map(|(seat, c)| (seat.index(), c)),
     };
@@ -478,6 +491,8 @@ pub fn solve_endgame(pos: &Position, stop: &Stop, cache: Option<&TranspositionCa
 #[derive(Debug, Clone, Copy)]
 struct Node {
     hands: [Hand; 3],
+    /// The hands packed relative to the root's (see [`Solver::weights`]).
+    code: u64,
     mover: usize,
     last: Option<(usize, Combo)>,
 }
@@ -500,10 +515,12 @@ const FREEZE_BEFORE_DEADLINE: Duration = Duration::from_millis(150);
 /// Tables at least this large are freed on a helper thread (unmapping
 /// hundreds of MiB takes milliseconds the caller should not wait for).
 const FREE_IN_BACKGROUND_SLOTS: usize = 1 << 20;
+/// Table buckets of the next moves' positions loaded ahead of their search.
+const PREFETCH_AHEAD: usize = 2;
 /// Nodes between polls of the stop.
 const POLL_MASK: u64 = 1023;
-/// Local table bound: 2^23 slots of 32 bytes = 256 MiB (384 MiB while doubling).
-const MAX_TABLE_SLOTS: usize = 1 << 23;
+/// Local table bound: 2^24 slots of 16 bytes = 256 MiB (doubled in place).
+const MAX_TABLE_SLOTS: usize = 1 << 24;
 
 struct Solver<'a> {
     rules: Rules,
@@ -514,7 +531,16 @@ struct Solver<'a> {
     stop: &'a Stop,
     shared: Option<&'a TranspositionCache>,
     table: Table,
-    plays: HashMap<u64, u8, BuildHasherDefault<MixHasher>>,
+    /// Per seat and rank, the weight of one card in a node's `code`: each
+    /// seat's hand is a mixed-radix number with just enough bits per rank for
+    /// the copies it held at the root (1 bit for one copy, 2 for two or three,
+    /// 3 for four), so all hands fit in ≤ 54 bits and playing cards subtracts
+    /// their code.
+    weights: [[u64; 15]; 3],
+    /// Where each seat's field starts in the code, and its width.
+    field: [(u32, u32); 3],
+    /// `min_plays` per seat, indexed by the seat's field (`u8::MAX`: unknown).
+    plays: [Vec<u8>; 3],
     nodes: u64,
     aborted: bool,
     /// Move lists per ply (reused).
@@ -532,6 +558,24 @@ impl<'a> Solver<'a> {
         for s in Seat::ALL {
             next[s.index()] = pos.next_seat(s).index();
         }
+        let mut weights = [[0u64; 15]; 3];
+        let mut field = [(0u32, 0u32); 3];
+        let mut off = 0u32;
+        for (s, h) in pos.hands.iter().enumerate() {
+            let start = off;
+            for (r, w) in weights[s].iter_mut().enumerate() {
+                *w = 1 << off;
+                off += match h.count_at(r) {
+                    0 => 0,
+                    1 => 1,
+                    2 | 3 => 2,
+                    _ => 3,
+                };
+            }
+            field[s] = (start, off - start);
+        }
+        debug_assert!(off <= 64, "at most 54 cards take part");
+        let plays = field.map(|(_, bits)| vec![u8::MAX; 1 << bits]);
         Solver {
             rules: pos.rules,
             rules_bits: rules_bits(&pos.rules),
@@ -542,7 +586,9 @@ impl<'a> Solver<'a> {
             stop,
             shared,
             table: Table::new(1 << 14),
-            plays: HashMap::default(),
+            weights,
+            field,
+            plays,
             nodes: 0,
             aborted: false,
             bufs: Vec::new(),
@@ -553,15 +599,35 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn min_plays(&mut self, h: Hand) -> u32 {
-        if h.is_empty() {
-            return 0;
+    /// The code of `h` held by seat `s`.
+    #[inline]
+    fn encode(&self, s: usize, h: Hand) -> u64 {
+        let w = &self.weights[s];
+        let mut b = h.bits();
+        let mut code = 0;
+        while b != 0 {
+            let i = (b.trailing_zeros() / 4) as usize;
+            code += ((b >> (4 * i)) & 0xF) * w[i];
+            b &= !(0xF << (4 * i));
         }
-        if let Some(&p) = self.plays.get(&h.bits()) {
+        code
+    }
+
+    fn code_of(&self, hands: &[Hand; 3]) -> u64 {
+        (0..3).map(|s| self.encode(s, hands[s])).sum()
+    }
+
+    /// `min_plays` of hand `h` of seat `s`, whose code (of all hands) is `code`.
+    #[inline]
+    fn min_plays(&mut self, s: usize, h: Hand, code: u64) -> u32 {
+        let (start, bits) = self.field[s];
+        let i = ((code >> start) & ((1u64 << bits) - 1)) as usize;
+        let p = self.plays[s][i];
+        if p != u8::MAX {
             return p as u32;
         }
         let p = min_plays(h, &self.rules) as u8;
-        self.plays.insert(h.bits(), p);
+        self.plays[s][i] = p;
         p as u32
     }
 
@@ -625,7 +691,7 @@ impl<'a> Solver<'a> {
 
     fn local_key(&self, n: &Node) -> Key {
         Key {
-            h: [n.hands[0].bits(), n.hands[1].bits(), n.hands[2].bits()],
+            code: n.code,
             meta: node_meta(n.mover, n.last),
         }
     }
@@ -652,6 +718,7 @@ impl<'a> Solver<'a> {
             };
             return Some(Node {
                 hands: n.hands,
+                code: n.code,
                 mover: nx,
                 last,
             });
@@ -663,6 +730,7 @@ impl<'a> Solver<'a> {
         }
         Some(Node {
             hands,
+            code: n.code - self.encode(m, mv.cards),
             mover: nx,
             last: Some((m, *mv)),
         })
@@ -692,7 +760,7 @@ impl<'a> Solver<'a> {
         let mut generated = std::mem::take(&mut self.generated);
         legal_moves_into(&mut generated, h, last.as_ref(), &self.rules);
         let killer = self.killers.get(ply).copied().flatten();
-        let mp_h = self.min_plays(h);
+        let mp_h = self.min_plays(m, h, n.code);
         let me_landlord = landlord_side(m);
         let mut opps = [0usize; 2];
         let mut n_opps = 0;
@@ -704,7 +772,7 @@ impl<'a> Solver<'a> {
         }
         for mv in &generated {
             let rest = h.sub(mv.cards);
-            let mp = self.min_plays(rest) as u64;
+            let mp = self.min_plays(m, rest, n.code - self.encode(m, mv.cards)) as u64;
             let mut beatable = 0u64;
             for &o in &opps[..n_opps] {
                 if self.can_beat(n.hands[o], mv) {
@@ -766,10 +834,19 @@ impl<'a> Solver<'a> {
             return None;
         }
         let h = n.hands[n.mover];
-        if let Some(c) = classify(h, &self.rules)
+        // The hand is one play exactly when it needs one play (memoised).
+        if self.min_plays(n.mover, h, n.code) == 1
+            && let Some(c) = classify(h, &self.rules)
             && n.last.is_none_or(|(_, l)| beats(&c, &l))
         {
             return Some(true);
+        }
+        // A seat that cannot beat the standing play passes: no table entry
+        // for a node with one move.
+        if let Some((_, l)) = n.last
+            && !self.can_beat(h, &l)
+        {
+            return self.eval_move(n, &Combo::pass(), ply);
         }
         let key = self.local_key(n);
         if let Some(v) = self.table.get(&key) {
@@ -780,7 +857,7 @@ impl<'a> Solver<'a> {
             && let Some(v) = shared.get(&self.shared_key(n))
         {
             let win = v & 1 == 1;
-            self.table.insert(key, win, u32::MAX >> 2);
+            self.table.insert(key, win, u32::MAX);
             return Some(win);
         }
         let start = self.nodes;
@@ -788,11 +865,33 @@ impl<'a> Solver<'a> {
             self.bufs.push(Vec::new());
             self.killers.push(None);
         }
+        // The killer is tried before generating the moves: it wins often
+        // enough that skipping generation and ordering pays.
+        // (A winning pass is not promoted: passing first is a poor guess.)
+        let killer = self.killers[ply].filter(|k| !k.is_pass() && self.is_legal(n, k));
+        if let Some(k) = killer {
+            let alone = self.nobody_beats(n, &k);
+            match self.eval_scored(n, alone as u64, &k, ply) {
+                None => return None,
+                Some(true) => return Some(self.store(n, key, ply, start, true, Some(k))),
+                Some(false) => {}
+            }
+        }
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         self.ordered_moves(n, ply, &mut moves);
+        let ahead = PREFETCH_AHEAD;
+        for &(score, mv) in moves.iter().take(ahead) {
+            self.prefetch_child(n, score, &mv);
+        }
         let mut result = Some(false);
         let mut winner = None;
-        for &(score, mv) in &moves {
+        for (i, &(score, mv)) in moves.iter().enumerate() {
+            if let Some(&(s2, m2)) = moves.get(i + ahead) {
+                self.prefetch_child(n, s2, &m2);
+            }
+            if killer.is_some_and(|k| k.kind == mv.kind && k.cards == mv.cards) {
+                continue;
+            }
             match self.eval_scored(n, score, &mv, ply) {
                 None => {
                     result = None;
@@ -808,12 +907,26 @@ impl<'a> Solver<'a> {
         }
         self.bufs[ply] = moves;
         let win = result?;
+        Some(self.store(n, key, ply, start, win, winner))
+    }
+
+    /// Records a finished node's result (and its winning move as the ply's
+    /// killer); returns `win`.
+    fn store(
+        &mut self,
+        n: &Node,
+        key: Key,
+        ply: usize,
+        start: u64,
+        win: bool,
+        winner: Option<Combo>,
+    ) -> bool {
         if winner.is_some() {
             self.killers[ply] = winner;
         }
         let work = self.nodes - start;
         self.table
-            .insert(key, win, work.min(u32::MAX as u64 >> 2) as u32);
+            .insert(key, win, work.min(u32::MAX as u64) as u32);
         if let Some(shared) = self.shared
             && (work >= SHARED_STORE_WORK || ply <= SHARED_STORE_PLY)
         {
@@ -823,7 +936,43 @@ impl<'a> Solver<'a> {
                 work.min(u32::MAX as u64) as u32,
             );
         }
-        Some(win)
+        win
+    }
+
+    /// Whether `mv` (a reading of its cards, not the pass) may be played at `n`.
+    #[inline]
+    fn is_legal(&self, n: &Node, mv: &Combo) -> bool {
+        n.hands[n.mover].contains(mv.cards) && n.last.is_none_or(|(_, l)| beats(mv, &l))
+    }
+
+    /// Whether no other seat can beat `mv`: the mover then leads again.
+    #[inline]
+    fn nobody_beats(&mut self, n: &Node, mv: &Combo) -> bool {
+        (0..3).all(|o| {
+            o == n.mover || self.present_bits >> o & 1 == 0 || !self.can_beat(n.hands[o], mv)
+        })
+    }
+
+    /// Starts loading the table bucket of the position after `mv`.
+    #[inline]
+    fn prefetch_child(&self, n: &Node, score: u64, mv: &Combo) {
+        let m = n.mover;
+        let (code, meta) = if mv.is_pass() {
+            let nx = self.next[m];
+            let last = match n.last {
+                Some((s, _)) if s == nx => None,
+                l => l,
+            };
+            (n.code, node_meta(nx, last))
+        } else if score & 1 == 1 {
+            (n.code - self.encode(m, mv.cards), node_meta(m, None))
+        } else {
+            (
+                n.code - self.encode(m, mv.cards),
+                node_meta(self.next[m], Some((m, *mv))),
+            )
+        };
+        self.table.prefetch(&Key { code, meta });
     }
 
     /// Evaluates an ordered move; plays nobody else can beat skip the
@@ -840,6 +989,7 @@ impl<'a> Solver<'a> {
         }
         let child = Node {
             hands,
+            code: n.code - self.encode(n.mover, mv.cards),
             mover: n.mover,
             last: None,
         };
@@ -1028,8 +1178,8 @@ impl KickerRank for Combo {
 
 impl Drop for Solver<'_> {
     fn drop(&mut self) {
-        if self.table.slots.len() >= FREE_IN_BACKGROUND_SLOTS {
-            let slots = std::mem::take(&mut self.table.slots);
+        if self.table.buckets.len() * BUCKET >= FREE_IN_BACKGROUND_SLOTS {
+            let slots = std::mem::take(&mut self.table.buckets);
             let plays = std::mem::take(&mut self.plays);
             // If no thread can be started, the closure (and the memory) is
             // simply dropped here.
@@ -1042,63 +1192,47 @@ impl Drop for Solver<'_> {
 
 // ------------------------------------------------------------ local table
 
-/// Multiply-xorshift hasher for `u64` keys of the per-solve memo.
-#[derive(Default)]
-struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        let h = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^ (h >> 29)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01B3);
-        }
-    }
-
-    fn write_u64(&mut self, v: u64) {
-        self.0 ^= v;
-    }
-}
-
+/// A node of the per-solve table: the packed hands and [`node_meta`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Key {
-    h: [u64; 3],
+    code: u64,
     meta: u32,
 }
 
 impl Key {
     #[inline]
     fn hash(&self) -> u64 {
-        let mut x = self.h[0].wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        x ^= self.h[1]
-            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            .rotate_left(23);
-        x ^= self.h[2]
-            .wrapping_mul(0x1656_67B1_9E37_79F9)
-            .rotate_left(41);
-        x ^= (self.meta as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let mut x = self.code ^ (self.meta as u64).rotate_left(54);
+        x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         x ^= x >> 32;
         x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
         x ^ (x >> 29)
     }
 }
 
-/// One stored result: `val` = 1 (occupied) | win << 1 | work << 2.
+/// One stored result in 16 bytes: `tag` = meta (16 bits) | occupied << 16 |
+/// win << 17; `work` = nodes the subtree took (saturating).
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
-    key: Key,
-    val: u32,
+    code: u64,
+    tag: u32,
+    work: u32,
 }
 
+const OCCUPIED: u32 = 1 << 16;
+const WIN: u32 = 1 << 17;
+
 const BUCKET: usize = 4;
+
+/// Four slots in one cache line.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
 
 /// Per-solve table of exact results: buckets of four slots, doubling while
 /// under [`MAX_TABLE_SLOTS`], then replacing the cheapest entry of a bucket.
 struct Table {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     len: usize,
     /// No more doubling (the deadline is near).
     frozen: bool,
@@ -1107,7 +1241,7 @@ struct Table {
 impl Table {
     fn new(slots: usize) -> Table {
         Table {
-            slots: vec![Slot::default(); slots.max(BUCKET)],
+            buckets: vec![Bucket::default(); (slots / BUCKET).max(1)],
             len: 0,
             frozen: false,
         }
@@ -1115,52 +1249,105 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: &Key) -> usize {
-        let buckets = self.slots.len() / BUCKET;
-        (key.hash() as usize & (buckets - 1)) * BUCKET
+        key.hash() as usize & (self.buckets.len() - 1)
+    }
+
+    /// Hints the CPU to load `key`'s bucket (the probe is a cache and TLB
+    /// miss in a large table; the search has other work to overlap with it).
+    #[inline]
+    fn prefetch(&self, key: &Key) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = &self.buckets[self.bucket(key)] as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint; it never faults and has no
+            // effect on memory contents (the address is in bounds anyway).
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
     fn get(&self, key: &Key) -> Option<bool> {
-        let b = self.bucket(key);
-        self.slots[b..b + BUCKET]
+        let tag = key.meta | OCCUPIED;
+        self.buckets[self.bucket(key)]
+            .0
             .iter()
-            .find(|s| s.val != 0 && s.key == *key)
-            .map(|s| s.val & 2 != 0)
+            .find(|s| s.code == key.code && s.tag & !WIN == tag)
+            .map(|s| s.tag & WIN != 0)
     }
 
     fn insert(&mut self, key: Key, win: bool, work: u32) {
-        if self.len * 2 > self.slots.len() && self.slots.len() < MAX_TABLE_SLOTS && !self.frozen {
+        if self.len * 2 > self.buckets.len() * BUCKET
+            && self.buckets.len() * BUCKET < MAX_TABLE_SLOTS
+            && !self.frozen
+        {
             self.grow();
         }
-        self.put(key, 1 | (win as u32) << 1 | work.min(u32::MAX >> 2) << 2);
+        let tag = key.meta | OCCUPIED | if win { WIN } else { 0 };
+        self.put(Slot {
+            code: key.code,
+            tag,
+            work,
+        });
     }
 
-    fn put(&mut self, key: Key, val: u32) {
+    fn put(&mut self, slot: Slot) {
+        let key = Key {
+            code: slot.code,
+            meta: slot.tag & 0xFFFF,
+        };
         let b = self.bucket(&key);
-        let bucket = &mut self.slots[b..b + BUCKET];
-        if let Some(s) = bucket.iter_mut().find(|s| s.val == 0 || s.key == key) {
-            if s.val == 0 {
+        let bucket = &mut self.buckets[b].0;
+        if let Some(s) = bucket
+            .iter_mut()
+            .find(|s| s.tag == 0 || (s.code == slot.code && s.tag & 0xFFFF == key.meta))
+        {
+            if s.tag == 0 {
                 self.len += 1;
             }
-            *s = Slot { key, val };
+            *s = slot;
             return;
         }
         let victim = bucket
             .iter_mut()
-            .min_by_key(|s| s.val >> 2)
+            .min_by_key(|s| s.work)
             .expect("bucket has slots");
-        if victim.val >> 2 <= val >> 2 {
-            *victim = Slot { key, val };
+        if victim.work <= slot.work {
+            *victim = slot;
         }
     }
 
+    /// Doubles the table in place: a bucket's entries either stay or move to
+    /// the bucket `old_len` further on (the hash gains one bit), so nothing
+    /// else is disturbed, and the allocator can extend the memory instead of
+    /// copying it (only the new half is fresh pages).
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        self.slots = vec![Slot::default(); old.len() * 2];
-        self.len = 0;
-        for s in old {
-            if s.val != 0 {
-                self.put(s.key, s.val);
+        let old_len = self.buckets.len();
+        self.buckets.resize(old_len * 2, Bucket::default());
+        for b in 0..old_len {
+            for i in 0..BUCKET {
+                let s = self.buckets[b].0[i];
+                if s.tag == 0 {
+                    continue;
+                }
+                let key = Key {
+                    code: s.code,
+                    meta: s.tag & 0xFFFF,
+                };
+                let nb = self.bucket(&key);
+                if nb != b {
+                    debug_assert_eq!(nb, b + old_len);
+                    let free = self.buckets[nb]
+                        .0
+                        .iter_mut()
+                        .find(|t| t.tag == 0)
+                        .expect("a new bucket takes at most one old bucket's entries");
+                    *free = s;
+                    self.buckets[b].0[i] = Slot::default();
+                }
             }
         }
     }

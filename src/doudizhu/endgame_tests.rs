@@ -544,3 +544,56 @@ fn stops_within_budget() {
     let sol = solve_endgame(&p, &stop, None);
     assert!(sol.best_move.is_some());
 }
+
+/// The packed hands code: within 64 bits, injective on the subsets of the
+/// root hands, and kept up to date by subtracting played cards.
+#[test]
+fn packed_code_is_exact() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for round in 0..200 {
+        let seats = 2 + round % 2;
+        let p = random_position(&mut rng, seats, 15);
+        let stop = Stop::never();
+        let s = Solver::new(&p, &stop, None);
+        let (start, bits) = s.field[2];
+        assert!(start + bits <= 64, "{p:?}");
+        // Subsets of the mover's root hand get distinct codes.
+        let seat = p.to_move.index();
+        let root = p.hands[seat];
+        let mut seen = HashMap::new();
+        for _ in 0..300 {
+            let mut sub = Hand::EMPTY;
+            for r in Rank::ALL {
+                let k = rng.random_range(0..=root.count(r));
+                sub = sub.add(Hand::of(r, k));
+            }
+            let code = s.encode(seat, sub);
+            if let Some(other) = seen.insert(code, sub) {
+                assert_eq!(other, sub, "{p:?}");
+            }
+        }
+        // Playing along a random line keeps the code equal to a fresh encoding.
+        let mut n = Node {
+            hands: p.hands,
+            code: s.code_of(&p.hands),
+            mover: p.to_move.index(),
+            last: p.last.map(|(seat, c)| (seat.index(), c)),
+        };
+        for _ in 0..40 {
+            let mut moves = Vec::new();
+            legal_moves_into(
+                &mut moves,
+                n.hands[n.mover],
+                n.last.map(|(_, c)| c).as_ref(),
+                &p.rules,
+            );
+            if n.last.is_some() {
+                moves.push(Combo::pass());
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            let Some(next) = s.apply(&n, &mv) else { break };
+            assert_eq!(next.code, s.code_of(&next.hands), "{p:?}");
+            n = next;
+        }
+    }
+}
