@@ -20,6 +20,9 @@ use tokio::sync::Semaphore;
 pub struct Stop {
     deadline: Option<Instant>,
     cancelled: Arc<AtomicBool>,
+    /// Work cap in search nodes (`u64::MAX` = none). Unlike the deadline it
+    /// does not depend on machine speed, so capped searches are reproducible.
+    node_limit: u64,
 }
 
 impl Stop {
@@ -27,6 +30,7 @@ impl Stop {
         Stop {
             deadline: Some(deadline),
             cancelled: Arc::default(),
+            node_limit: u64::MAX,
         }
     }
 
@@ -39,7 +43,21 @@ impl Stop {
         Stop {
             deadline: None,
             cancelled: Arc::default(),
+            node_limit: u64::MAX,
         }
+    }
+
+    /// The same stop (sharing its deadline and cancellation) with a node cap.
+    pub fn with_node_limit(&self, nodes: u64) -> Stop {
+        Stop {
+            node_limit: nodes,
+            ..self.clone()
+        }
+    }
+
+    /// Search nodes a search may visit; engines compare their own count.
+    pub fn node_limit(&self) -> u64 {
+        self.node_limit
     }
 
     pub fn cancel(&self) {

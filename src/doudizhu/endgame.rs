@@ -823,7 +823,7 @@ impl<'a> Solver<'a> {
     fn search(&mut self, n: &Node, ply: usize) -> Option<bool> {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
-            if self.stop.should_stop() {
+            if self.stop.should_stop() || self.nodes >= self.stop.node_limit() {
                 self.aborted = true;
             }
             // Doubling a large table takes tens of milliseconds: not when the

@@ -14,6 +14,8 @@
 //! for 3…A, 17 for 2, 20 and 30 for the jokers). Output is canonical
 //! (ascending), e.g. `33455TJ2BR`; the pass is the empty string.
 
+pub mod bid;
+pub mod bot;
 mod cards;
 mod combo;
 pub mod endgame;

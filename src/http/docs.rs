@@ -24,13 +24,13 @@ use super::{doudizhu, error, health, mahjong, metrics};
     ),
     paths(
         health::healthz, health::readyz, metrics::metrics, openapi_yaml,
-        doudizhu::moves, doudizhu::split, doudizhu::endgame,
+        doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play, doudizhu::bid,
         mahjong::discard, mahjong::claim,
     ),
     components(schemas(error::Problem, error::FieldError)),
     modifiers(&SwaggerRoute, &CommonProblems),
     tags(
-        (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving"),
+        (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving, play and bid"),
         (name = "mahjong", description = "Mahjong (Hong Kong, Riichi, Red Dragon): discards and claims"),
         (name = "operations", description = "Health, readiness, metrics and documentation"),
     )
@@ -93,7 +93,7 @@ pub async fn openapi_yaml() -> impl IntoResponse {
 struct CommonProblems;
 
 /// Operations that run on the search pool and so may answer 503.
-const SEARCH_ROUTES: &[&str] = &["/doudizhu/endgame"];
+const SEARCH_ROUTES: &[&str] = &["/doudizhu/endgame", "/doudizhu/play"];
 
 impl CommonProblems {
     fn problem(

@@ -12,6 +12,8 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema,
 use super::AppState;
 use super::error::{ApiError, FieldError, Problem};
 use super::extract::ApiJson;
+use crate::doudizhu::bid;
+use crate::doudizhu::bot::{self, GameState};
 use crate::doudizhu::endgame::{self, Outcome, Position, PositionError, Seat};
 use crate::doudizhu::{self, CardError, Combo, ComboType, Hand, Rules};
 
@@ -598,4 +600,165 @@ fn endgame_position(req: &EndgameRequest) -> Result<Position, ApiError> {
         ApiError::field(pointer, e.to_string())
     })?;
     Ok(position)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRequest {
+    /// The seat the bot plays; it must be this seat's turn.
+    pub seat: SeatName,
+    /// The bot's cards now.
+    pub hand: CardsInput,
+    /// Every play since card play began, in turn order starting with the
+    /// landlord; `""` is a pass.
+    #[serde(default)]
+    #[schema(max_items = 400)]
+    pub history: Vec<CardsInput>,
+    /// The three bottom cards the landlord took (public), when known.
+    #[serde(default)]
+    pub landlord_cards: Option<CardsInput>,
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+    /// Thinking time in milliseconds (default from the configuration).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 600000)]
+    pub budget_ms: Option<u64>,
+    /// Seeds the bot's sampling of hidden cards: the same request and seed give the same answer.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayResponse {
+    /// The play; `""` is a pass.
+    pub cards: String,
+    #[serde(rename = "type")]
+    pub kind: ComboTypeName,
+    /// Why, in a word: `search` (sampled deals solved exactly), `only_move`,
+    /// `go_out`, a heuristic rule name, ...
+    pub reason: String,
+    /// With search: the share of sampled deals this play wins for the bot's side.
+    pub evaluation: Option<f64>,
+    /// Deals of the hidden cards sampled, and how many were solved exactly.
+    pub deals: u32,
+    pub deals_solved: u32,
+    pub elapsed_ms: f64,
+}
+
+/// Largest history a game can have: every card played singly with two passes
+/// after each, plus slack for passes.
+const MAX_HISTORY: usize = 400;
+
+/// The bot's play in a game of Dou Dizhu.
+#[utoipa::path(
+    post,
+    path = "/doudizhu/play",
+    tag = "doudizhu",
+    request_body(content = PlayRequest, example = json!({
+        "seat": "landlord_down", "hand": "3455567899TJQKA2B",
+        "history": ["3334"], "landlord_cards": "4TR", "budget_ms": 200, "seed": 7})),
+    responses(
+        (status = 200, body = PlayResponse, example = json!({
+            "cards": "3555", "type": "trio_solo", "reason": "follow_split",
+            "evaluation": null, "deals": 0, "deals_solved": 0, "elapsed_ms": 0.23})),
+        (status = 422, description = "Invalid game: wrong turn, hand size, impossible history", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn play(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<PlayRequest>,
+) -> Result<Json<PlayResponse>, ApiError> {
+    let budget_ms = super::check_budget(req.budget_ms)?;
+    let rules: Rules = req.rules.unwrap_or_default().into();
+    let hand = req.hand.parse("/hand")?;
+    hand.check_max_len(MAX_HAND)
+        .map_err(|e| ApiError::field("/hand", e.to_string()))?;
+    if req.history.len() > MAX_HISTORY {
+        return Err(ApiError::field(
+            "/history",
+            format!("at most {MAX_HISTORY} entries"),
+        ));
+    }
+    let history = req
+        .history
+        .iter()
+        .enumerate()
+        .map(|(i, h)| h.parse(&format!("/history/{i}")))
+        .collect::<Result<Vec<Hand>, ApiError>>()?;
+    let landlord_cards = match &req.landlord_cards {
+        Some(c) => Some(c.parse("/landlord_cards")?),
+        None => None,
+    };
+    let game = GameState::from_history(req.seat.into(), hand, &history, landlord_cards, rules)
+        .map_err(|e| ApiError::field(e.field(), e.to_string()))?;
+    let budget = state.pool.budget(budget_ms);
+    let seed = req.seed.unwrap_or(0);
+    // No shared cache here: a cached position solves in fewer nodes, which
+    // would let the node-capped search reach other deals and change the
+    // answer; the same request and seed must give the same play.
+    let decision = state
+        .pool
+        .run(budget, move |stop| {
+            bot::choose_play(&game, stop, seed, None)
+        })
+        .await?;
+    Ok(Json(PlayResponse {
+        cards: decision.play.cards.to_string(),
+        kind: decision.play.kind.into(),
+        reason: decision.reason.to_string(),
+        evaluation: decision.evaluation,
+        deals: decision.deals,
+        deals_solved: decision.deals_solved,
+        elapsed_ms: decision.elapsed.as_secs_f64() * 1000.0,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BidRequest {
+    /// The bidder's 17 cards.
+    pub hand: CardsInput,
+    /// Earlier bids in order, 0 (pass) to 3.
+    #[serde(default)]
+    #[schema(max_items = 2)]
+    pub bids: Vec<u8>,
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct BidResponse {
+    /// 0 = pass, else 1–3, always above the highest earlier bid.
+    #[schema(minimum = 0, maximum = 3)]
+    pub bid: u8,
+    /// The hand's strength estimate (see the README).
+    pub strength: i32,
+    /// What the hand is worth regardless of earlier bids.
+    pub wanted: u8,
+    /// Fewest plays the hand splits into.
+    pub plays: usize,
+}
+
+/// The bot's bid for the landlord seat.
+#[utoipa::path(
+    post,
+    path = "/doudizhu/bid",
+    tag = "doudizhu",
+    request_body(content = BidRequest, example = json!({"hand": "33456789TJQKA22BR", "bids": [1]})),
+    responses(
+        (status = 200, body = BidResponse, example = json!({"bid": 3, "strength": 18, "wanted": 3, "plays": 4})),
+        (status = 422, description = "Invalid hand or bids", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn bid(ApiJson(req): ApiJson<BidRequest>) -> Result<Json<BidResponse>, ApiError> {
+    let rules: Rules = req.rules.unwrap_or_default().into();
+    let hand = req.hand.parse_hand("/hand")?;
+    let d = bid::choose_bid(hand, &req.bids, &rules)
+        .map_err(|e| ApiError::field(e.field(), e.to_string()))?;
+    Ok(Json(BidResponse {
+        bid: d.bid,
+        strength: d.strength,
+        wanted: d.wanted,
+        plays: d.plays,
+    }))
 }

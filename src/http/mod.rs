@@ -90,6 +90,8 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/doudizhu/moves", post(doudizhu::moves))
         .route("/doudizhu/split", post(doudizhu::split))
         .route("/doudizhu/endgame", post(doudizhu::endgame))
+        .route("/doudizhu/play", post(doudizhu::play))
+        .route("/doudizhu/bid", post(doudizhu::bid))
         .route("/mahjong/discard", post(mahjong::discard))
         .route("/mahjong/claim", post(mahjong::claim))
         .merge(swagger)

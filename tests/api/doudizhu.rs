@@ -355,3 +355,211 @@ async fn endgame_rejects_invalid_positions_naming_the_field() {
         assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
     }
 }
+
+async fn play(app: &axum::Router, body: serde_json::Value) -> Reply {
+    call(app, post_json("/doudizhu/play", &body.to_string())).await
+}
+
+/// Deals a seeded random game's hands: landlord 20 cards, peasants 17.
+fn deal(seed: u64) -> [String; 3] {
+    let mut deck: Vec<char> = "3456789TJQKA2"
+        .chars()
+        .flat_map(|c| [c; 4])
+        .chain(['B', 'R'])
+        .collect();
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for i in (1..deck.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        deck.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    [
+        deck[..20].iter().collect(),
+        deck[20..37].iter().collect(),
+        deck[37..].iter().collect(),
+    ]
+}
+
+fn remove(hand: &str, cards: &str) -> String {
+    let mut h: Vec<char> = hand.chars().collect();
+    for c in cards.chars() {
+        let i = h
+            .iter()
+            .position(|&x| x == c)
+            .unwrap_or_else(|| panic!("{c} not in {hand}"));
+        h.remove(i);
+    }
+    h.into_iter().collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_plays_whole_games_legally_and_reproducibly() {
+    let (app, _) = test_app(test_config(2, 8));
+    let seats = ["landlord", "landlord_down", "landlord_up"];
+    for game in 0..4u64 {
+        let mut hands = deal(game);
+        let mut history: Vec<String> = Vec::new();
+        let mut turn = 0usize;
+        loop {
+            let seat = seats[turn % 3];
+            let body = serde_json::json!({"seat": seat, "hand": hands[turn % 3], "history": history,
+                                          "budget_ms": 50, "seed": game});
+            let r = play(&app, body.clone()).await;
+            assert_eq!(r.status, 200, "{body}: {}", r.text());
+            let v = r.json();
+            let cards = v["cards"].as_str().unwrap().to_string();
+            // Reproducible: the same request and seed give the same play.
+            assert_eq!(play(&app, body).await.json()["cards"], v["cards"]);
+            // A lead is never a pass: two passes (or nothing) before it.
+            let leads = history.is_empty() || history.iter().rev().take(2).all(|h| h.is_empty());
+            assert!(
+                !(leads && cards.is_empty()),
+                "passed on a lead in game {game}"
+            );
+            // The server validates every history entry, so the next request
+            // fails if this play was illegal; the hand must hold the cards.
+            hands[turn % 3] = remove(&hands[turn % 3], &cards);
+            history.push(cards);
+            if hands[turn % 3].is_empty() {
+                break;
+            }
+            turn += 1;
+            assert!(turn < 300, "game {game} never ended");
+        }
+        // The game is over: asking again is a 422 naming the last entry.
+        let next = seats[(turn + 1) % 3];
+        let r = play(
+            &app,
+            serde_json::json!({"seat": next, "hand": hands[(turn + 1) % 3], "history": history}),
+        )
+        .await;
+        let p = assert_problem(&r, 422);
+        assert!(
+            p["errors"][0]["pointer"]
+                .as_str()
+                .unwrap()
+                .starts_with("/history/"),
+            "{p}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn play_rejects_impossible_games_naming_the_field() {
+    let (app, _) = test_app(test_config(1, 1));
+    let [landlord, down, _] = deal(99);
+    let after_first = remove(&landlord, &landlord[..1]);
+    let first = landlord[..1].to_string();
+    let cases = [
+        (
+            serde_json::json!({"seat": "landlord_down", "hand": down, "history": []}),
+            "/seat",
+        ),
+        (
+            serde_json::json!({"seat": "landlord", "hand": after_first, "history": []}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"seat": "landlord_down", "hand": down, "history": [""]}),
+            "/history/0",
+        ),
+        (
+            serde_json::json!({"seat": "landlord_down", "hand": down, "history": ["3X"]}),
+            "/history/0",
+        ),
+        (
+            serde_json::json!({"seat": "landlord_down", "hand": down, "history": ["35"]}),
+            "/history/0",
+        ),
+        (
+            serde_json::json!({"seat": "landlord_up", "hand": down, "history": [first, "3"]}),
+            "/history/1",
+        ),
+        (
+            serde_json::json!({"seat": "landlord", "hand": landlord, "history": [], "landlord_cards": "33"}),
+            "/landlord_cards",
+        ),
+        (
+            serde_json::json!({"seat": "landlord", "hand": "AAAAA", "history": []}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"seat": "landlord", "hand": landlord, "history": [], "budget_ms": 0}),
+            "/budget_ms",
+        ),
+        (
+            serde_json::json!({"seat": "dealer", "hand": landlord, "history": []}),
+            "/seat",
+        ),
+    ];
+    for (body, pointer) in cases {
+        let r = play(&app, body.clone()).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+    }
+}
+
+#[tokio::test]
+async fn bids_rise_or_pass() {
+    let (app, _) = test_app(test_config(1, 1));
+    let strong = "33456789TJQKA22BR";
+    let weak = "3345678899TTJQQKA";
+    let bid = |hand: &'static str, bids: serde_json::Value| {
+        let app = app.clone();
+        async move {
+            call(
+                &app,
+                post_json(
+                    "/doudizhu/bid",
+                    &serde_json::json!({"hand": hand, "bids": bids}).to_string(),
+                ),
+            )
+            .await
+        }
+    };
+    let r = bid(strong, serde_json::json!([1])).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    assert!(v["bid"].as_u64().unwrap() > 1 || v["bid"] == 0, "{v}");
+    assert_eq!(v["bid"], 3, "rocket and two 2s are worth 3: {v}");
+    let v = bid(weak, serde_json::json!([])).await.json();
+    assert!(
+        v["strength"].as_i64().unwrap()
+            < bid(strong, serde_json::json!([])).await.json()["strength"]
+                .as_i64()
+                .unwrap()
+    );
+    for hand in [strong, weak] {
+        for earlier in [
+            serde_json::json!([]),
+            serde_json::json!([0]),
+            serde_json::json!([1, 2]),
+            serde_json::json!([2, 0]),
+        ] {
+            let highest = earlier
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.as_u64().unwrap())
+                .max()
+                .unwrap_or(0);
+            let b = bid(hand, earlier.clone()).await.json()["bid"]
+                .as_u64()
+                .unwrap();
+            assert!(b == 0 || b > highest, "{hand} after {earlier}: {b}");
+        }
+    }
+    for (bids, pointer) in [
+        (serde_json::json!([3]), "/bids/0"),
+        (serde_json::json!([2, 1]), "/bids/1"),
+        (serde_json::json!([0, 0, 0]), "/bids"),
+        (serde_json::json!([4]), "/bids/0"),
+        (serde_json::json!([-1]), "/bids/0"),
+    ] {
+        let p = assert_problem(&bid(strong, bids.clone()).await, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{bids}: {p}");
+    }
+    let p = assert_problem(&bid("33456789", serde_json::json!([])).await, 422);
+    assert_eq!(p["errors"][0]["pointer"], "/hand");
+}

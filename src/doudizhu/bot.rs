@@ -1,0 +1,919 @@
+//! Dou Dizhu play policy: given one seat's hand and the public history, pick
+//! the next play.
+//!
+//! # Game state
+//!
+//! [`GameState::from_history`] replays the public history (every play since
+//! card play began, landlord first, one entry per turn, the empty hand for a
+//! pass) and checks it: whose turn it is, that every entry is legal at its
+//! point, that no card is seen more often than the deck holds, that the hand
+//! has the right size, and that nobody has gone out yet. Errors carry the
+//! index of the offending entry ([`HistoryError::field`] gives a JSON pointer
+//! such as `/history/3`).
+//!
+//! From the replay it knows, by card counting: each seat's number of cards,
+//! the cards not yet seen by this seat (`deck − own hand − everything
+//! played`), and the landlord's bottom cards still unplayed (public, so a
+//! peasant knows the landlord holds them).
+//!
+//! # Policy ([`choose_play`])
+//!
+//! 1. Forced answers: the only legal option; a play that empties the hand.
+//! 2. **Endgame search** when the cards left are few (see [`SEARCH_MAX_TOTAL`]
+//!    and [`SEARCH_MAX_TOTAL_THREAT`]): the unseen cards are dealt to the two
+//!    other seats at random but consistently with what is known (their card
+//!    counts; the landlord keeps its unplayed bottom cards), each deal is
+//!    solved exactly with [`solve_endgame`] under a per-deal [`Stop`], and the
+//!    move that wins the most deals is played (ties go to the heuristic's
+//!    choice, then to the heuristic ranking). The fraction of solved deals the
+//!    chosen move wins is the decision's `evaluation`. If every deal is lost,
+//!    or nothing could be solved in time, the heuristic decides.
+//! 3. **Heuristic** built on the hand split ([`split`]): the value of a hand is
+//!    `Σ group_value − 7 × plays` (fewest plays first).
+//!    * Leading: among the split's groups and every kicker-free lead, play the
+//!      one that leaves the best value, with adjustments: if all but one of
+//!      the remaining groups can't be beaten by any unseen cards, cash the
+//!      safe groups first and go out; never lead a play that an opponent could
+//!      go out on (its size equals that opponent's card count and unseen cards
+//!      could beat it); a peasant feeds a partner holding one or two cards
+//!      (lowest solo or pair) when the partner moves right after it.
+//!    * Following an opponent: the beating non-bomb play that leaves the best
+//!      value, unless it costs more than [`FOLLOW_SLACK`] of hand value (the
+//!      arena showed that answering readily beats waiting); when an
+//!      opponent is close to going out (≤ 3 cards for the one that played,
+//!      ≤ 2 for anyone), beat it at any cost with the play hardest to beat.
+//!    * Following the partner (cooperation): pass, unless the play would win
+//!      the trick for good and leave at most one more play (then go on and out),
+//!      or — when the landlord still moves after us and holds ≤ 3 cards — the
+//!      partner's play can be beaten by the landlord and we hold a play it
+//!      cannot beat.
+//!    * **Bombs and the rocket** double the stake, so they are kept as control
+//!      and used only (a) to win: after the bomb the rest needs at most one
+//!      play that isn't safe, or (b) to stop an opponent close to going out
+//!      (the standing play's owner holds ≤ 3 cards, or any opponent ≤ 2) when
+//!      no ordinary play can. The lowest bomb goes first; the rocket last.
+//!
+//! Determinism: the only randomness is the deal sampling, driven by a
+//! splitmix64 generator seeded from `seed` (and the history length) — same
+//! state and seed ⇒ same answer. The one caveat is time: a search cut short
+//! by its deadline (a slow or loaded machine) may have solved fewer deals.
+//!
+//! Time: heuristic decisions take microseconds; the search uses at most
+//! `min(0.85 × remaining budget, 120 ms)`, split into per-deal stops of a
+//! third of that, and gives up at once if the first deal cannot be solved.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::cache::TranspositionCache;
+use crate::doudizhu::endgame::{Outcome, Position, Seat, solve_endgame};
+use crate::doudizhu::{Combo, ComboType, Hand, Rank, Rules, classify_all, legal_moves, split};
+use crate::pool::Stop;
+
+// ------------------------------------------------------------------ rng
+
+/// splitmix64: a tiny seeded generator (no external RNG crate).
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`), by multiply-shift.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
+}
+
+// ------------------------------------------------------------ game state
+
+/// Cards a seat starts card play with.
+pub const fn starting_cards(seat: Seat) -> usize {
+    if seat.is_landlord() { 20 } else { 17 }
+}
+
+/// Why a history (with hand and bottom cards) is not a reachable game state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HistoryError {
+    #[error("it is {to_move}'s turn after {len} history entries, not {seat}'s")]
+    NotYourTurn {
+        seat: Seat,
+        to_move: Seat,
+        len: usize,
+    },
+    #[error("the hand holds {actual} cards; {expected} expected after this history")]
+    HandSize { expected: usize, actual: usize },
+    #[error("landlord_cards must be 3 cards, got {0}")]
+    LandlordCardsSize(usize),
+    #[error("the landlord's unplayed bottom cards are not all in the landlord's hand")]
+    LandlordCardsNotInHand,
+    #[error("history entry {index} ({cards:?}) is not a legal combination")]
+    NotACombo { index: usize, cards: String },
+    #[error("history entry {index} is a pass, but {seat} leads there")]
+    PassOnLead { index: usize, seat: Seat },
+    #[error("history entry {index} ({cards:?}) does not beat the standing play {standing:?}")]
+    DoesNotBeat {
+        index: usize,
+        cards: String,
+        standing: String,
+    },
+    #[error("history entry {index}: {seat} plays {played} cards but holds only {held}")]
+    Overdrawn {
+        index: usize,
+        seat: Seat,
+        played: usize,
+        held: usize,
+    },
+    #[error("more copies of {rank} are seen than the deck holds (at {})", where_(*.index, *.in_hand))]
+    TooManyCopies {
+        rank: char,
+        /// The first history entry at which the excess appears; `None` when
+        /// the hand and bottom cards alone exceed the deck.
+        index: Option<usize>,
+        /// With `index = None`: the hand alone exceeds (else the bottom cards do).
+        in_hand: bool,
+    },
+    #[error("the game is over: {seat} went out at history entry {index}")]
+    GameOver { index: usize, seat: Seat },
+}
+
+fn where_(index: Option<usize>, in_hand: bool) -> String {
+    match (index, in_hand) {
+        (Some(i), _) => format!("history entry {i}"),
+        (None, true) => "hand".into(),
+        (None, false) => "landlord_cards".into(),
+    }
+}
+
+impl HistoryError {
+    /// JSON pointer of the request field to blame: `/seat`, `/hand`,
+    /// `/landlord_cards` or `/history/<index>`.
+    pub fn field(&self) -> String {
+        match self {
+            HistoryError::NotYourTurn { .. } => "/seat".into(),
+            HistoryError::HandSize { .. } => "/hand".into(),
+            HistoryError::LandlordCardsSize(_) | HistoryError::LandlordCardsNotInHand => {
+                "/landlord_cards".into()
+            }
+            HistoryError::NotACombo { index, .. }
+            | HistoryError::PassOnLead { index, .. }
+            | HistoryError::DoesNotBeat { index, .. }
+            | HistoryError::Overdrawn { index, .. }
+            | HistoryError::GameOver { index, .. } => format!("/history/{index}"),
+            HistoryError::TooManyCopies { index, in_hand, .. } => match index {
+                Some(i) => format!("/history/{i}"),
+                None if *in_hand => "/hand".into(),
+                None => "/landlord_cards".into(),
+            },
+        }
+    }
+}
+
+/// A seat's view of a game in card play, checked and card-counted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameState {
+    /// The seat to decide (always the seat to move).
+    pub seat: Seat,
+    pub hand: Hand,
+    pub rules: Rules,
+    /// Every play so far, landlord first; `Combo::pass()` for passes.
+    pub history: Vec<Combo>,
+    /// Cards each seat has played, by [`Seat::index`].
+    pub played: [Hand; 3],
+    /// Cards each seat still holds.
+    pub counts: [usize; 3],
+    /// The three bottom cards, if given.
+    pub landlord_cards: Option<Hand>,
+    /// Bottom cards the landlord has not played yet (it certainly holds them).
+    pub landlord_known: Hand,
+    /// The play to beat and who made it; `None` when this seat leads.
+    pub last: Option<(Seat, Combo)>,
+    /// Cards this seat has not seen: deck − own hand − everything played.
+    /// They are exactly the other two seats' hands.
+    pub unseen: Hand,
+}
+
+fn add_counts(total: &mut [u32; 15], h: Hand) {
+    for (t, c) in total.iter_mut().zip(h.counts()) {
+        *t += u32::from(c);
+    }
+}
+
+fn first_excess(total: &[u32; 15]) -> Option<char> {
+    Rank::ALL
+        .iter()
+        .zip(total)
+        .find(|(r, t)| **t > r.deck_count())
+        .map(|(r, _)| r.to_char())
+}
+
+/// Per-rank `a − b`, saturating at zero.
+fn saturating_sub(a: Hand, b: Hand) -> Hand {
+    let (ca, cb) = (a.counts(), b.counts());
+    let mut out = [0u8; 15];
+    for i in 0..15 {
+        out[i] = ca[i].saturating_sub(cb[i]);
+    }
+    Hand::from_counts(&out).expect("a sub-multiset of a hand is a hand")
+}
+
+impl GameState {
+    /// Replays `history` (entries as card sets; the empty hand is a pass)
+    /// for `seat` holding `hand`. See [`HistoryError`] for what is checked.
+    pub fn from_history(
+        seat: Seat,
+        hand: Hand,
+        history: &[Hand],
+        landlord_cards: Option<Hand>,
+        rules: Rules,
+    ) -> Result<GameState, HistoryError> {
+        if let Some(b) = landlord_cards
+            && b.len() != 3
+        {
+            return Err(HistoryError::LandlordCardsSize(b.len()));
+        }
+        let bottom = landlord_cards.unwrap_or(Hand::EMPTY);
+        // Static copy check: the hand alone, then with the bottom cards.
+        let mut base = [0u32; 15];
+        add_counts(&mut base, hand);
+        if let Some(r) = first_excess(&base) {
+            return Err(HistoryError::TooManyCopies {
+                rank: r,
+                index: None,
+                in_hand: true,
+            });
+        }
+        let mut played = [Hand::EMPTY; 3];
+        let mut counts = [20usize, 17, 17];
+        let mut plays: Vec<Combo> = Vec::with_capacity(history.len());
+        let mut last: Option<(Seat, Combo)> = None;
+        let mut mover = Seat::Landlord;
+        let seen_total = |played: &[Hand; 3], last_check: bool| {
+            let mut t = [0u32; 15];
+            add_counts(&mut t, hand);
+            for p in played {
+                add_counts(&mut t, *p);
+            }
+            let known = saturating_sub(bottom, played[0]);
+            if seat.is_landlord() {
+                // The landlord's unplayed bottom cards are in `hand` already
+                // (checked once the whole history is known).
+                if last_check && !hand.contains(known) {
+                    return Err(());
+                }
+            } else {
+                add_counts(&mut t, known);
+            }
+            Ok(t)
+        };
+        match seen_total(&played, false) {
+            Err(_) => return Err(HistoryError::LandlordCardsNotInHand),
+            Ok(t) => {
+                if let Some(r) = first_excess(&t) {
+                    return Err(HistoryError::TooManyCopies {
+                        rank: r,
+                        index: None,
+                        in_hand: false,
+                    });
+                }
+            }
+        }
+        for (index, &cards) in history.iter().enumerate() {
+            if let Some(i) = counts.iter().position(|&c| c == 0) {
+                return Err(HistoryError::GameOver {
+                    index,
+                    seat: Seat::ALL[i],
+                });
+            }
+            let standing = last.map(|(_, c)| c);
+            let combo = if cards.is_empty() {
+                if standing.is_none() {
+                    return Err(HistoryError::PassOnLead { index, seat: mover });
+                }
+                Combo::pass()
+            } else {
+                let readings = classify_all(cards, &rules);
+                if readings.is_empty() {
+                    return Err(HistoryError::NotACombo {
+                        index,
+                        cards: cards.to_string(),
+                    });
+                }
+                match standing {
+                    None => readings[0],
+                    Some(s) => match readings.iter().find(|c| crate::doudizhu::beats(c, &s)) {
+                        Some(c) => *c,
+                        None => {
+                            return Err(HistoryError::DoesNotBeat {
+                                index,
+                                cards: cards.to_string(),
+                                standing: s.cards.to_string(),
+                            });
+                        }
+                    },
+                }
+            };
+            let m = mover.index();
+            if !combo.is_pass() {
+                if combo.cards.len() > counts[m] {
+                    return Err(HistoryError::Overdrawn {
+                        index,
+                        seat: mover,
+                        played: combo.cards.len(),
+                        held: counts[m],
+                    });
+                }
+                counts[m] -= combo.cards.len();
+                played[m] = played[m].add(combo.cards);
+                // Counts only grow along the history, so the first entry
+                // where a rank exceeds the deck is the one to blame.
+                match seen_total(&played, false) {
+                    Ok(t) => {
+                        if let Some(r) = first_excess(&t) {
+                            return Err(HistoryError::TooManyCopies {
+                                rank: r,
+                                index: Some(index),
+                                in_hand: false,
+                            });
+                        }
+                    }
+                    Err(_) => {
+                        return Err(HistoryError::TooManyCopies {
+                            rank: '?',
+                            index: Some(index),
+                            in_hand: false,
+                        });
+                    }
+                }
+                last = Some((mover, combo));
+            }
+            plays.push(combo);
+            mover = mover.next();
+            if let Some((by, _)) = last
+                && by == mover
+            {
+                last = None;
+            }
+        }
+        if let Some(i) = counts.iter().position(|&c| c == 0) {
+            return Err(HistoryError::GameOver {
+                index: history.len() - 1,
+                seat: Seat::ALL[i],
+            });
+        }
+        if seen_total(&played, true).is_err() {
+            return Err(HistoryError::LandlordCardsNotInHand);
+        }
+        if mover != seat {
+            return Err(HistoryError::NotYourTurn {
+                seat,
+                to_move: mover,
+                len: history.len(),
+            });
+        }
+        if hand.len() != counts[seat.index()] {
+            return Err(HistoryError::HandSize {
+                expected: counts[seat.index()],
+                actual: hand.len(),
+            });
+        }
+        let mut all_played = Hand::EMPTY;
+        for p in played {
+            all_played = all_played.add(p);
+        }
+        let unseen = Hand::DECK.sub(hand).sub(all_played);
+        let landlord_known = if seat.is_landlord() {
+            Hand::EMPTY
+        } else {
+            saturating_sub(bottom, played[0])
+        };
+        Ok(GameState {
+            seat,
+            hand,
+            rules,
+            history: plays,
+            played,
+            counts,
+            landlord_cards,
+            landlord_known,
+            last,
+            unseen,
+        })
+    }
+
+    /// The seat's partner (peasants only).
+    pub fn partner(&self) -> Option<Seat> {
+        if self.seat.is_landlord() {
+            None
+        } else {
+            Seat::ALL
+                .into_iter()
+                .find(|s| *s != self.seat && !s.is_landlord())
+        }
+    }
+
+    /// The two other seats, in turn order after this one.
+    pub fn others(&self) -> [Seat; 2] {
+        [self.seat.next(), self.seat.next().next()]
+    }
+
+    /// Bombs and rockets played so far (each doubles the stake).
+    pub fn bombs_played(&self) -> usize {
+        self.history.iter().filter(|c| c.kind.is_bomb()).count()
+    }
+}
+
+// -------------------------------------------------------------- decision
+
+/// What [`choose_play`] decided.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The play; `Combo::pass()` to pass.
+    pub play: Combo,
+    /// A short reason (stable identifiers, e.g. `"search"`, `"lead_split"`).
+    pub reason: &'static str,
+    /// With search: the fraction of solved deals the play wins for this
+    /// seat's side. Without: `None`.
+    pub evaluation: Option<f64>,
+    /// Deals sampled and deals solved exactly by the endgame search.
+    pub deals: u32,
+    pub deals_solved: u32,
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.play, self.reason)
+    }
+}
+
+/// Search when all three hands together hold at most this many cards.
+pub const SEARCH_MAX_TOTAL: usize = 26;
+/// … or at most this many when some seat holds ≤ [`SEARCH_THREAT_CARDS`].
+pub const SEARCH_MAX_TOTAL_THREAT: usize = 32;
+pub const SEARCH_THREAT_CARDS: usize = 5;
+/// Following an opponent, a beating play is made when it leaves the hand
+/// value at least `value(hand) − FOLLOW_SLACK` (measured in the arena: being
+/// this ready to answer beats waiting).
+pub const FOLLOW_SLACK: i32 = 15;
+
+/// Search nodes the whole determinized search may spend (about 0.1 s at
+/// 3.6 M nodes/s). Counting nodes instead of time makes the answer depend on
+/// the request and seed alone, not on machine speed; the request's time
+/// budget still stops the search early as a safety net.
+const SEARCH_NODES: u64 = 360_000;
+/// Deals sampled at most.
+const MAX_DEALS: u32 = 48;
+
+/// Picks the play for `state.seat`. Always legal; never a pass on a lead.
+/// `budget` bounds the search (it also stops early on its own); `seed` drives
+/// the deal sampling; `cache` is handed to the endgame solver.
+pub fn choose_play(
+    state: &GameState,
+    budget: &Stop,
+    seed: u64,
+    cache: Option<&TranspositionCache>,
+) -> Decision {
+    let started = Instant::now();
+    let done = |play: Combo, reason: &'static str| Decision {
+        play,
+        reason,
+        evaluation: None,
+        deals: 0,
+        deals_solved: 0,
+        elapsed: started.elapsed(),
+    };
+    let standing = state.last.map(|(_, c)| c);
+    let mut moves = legal_moves(state.hand, standing.as_ref(), &state.rules);
+    if standing.is_some() {
+        moves.push(Combo::pass());
+    }
+    if moves.is_empty() {
+        // Only for a hand-made state with an empty hand (from_history never
+        // yields one): nothing can be played.
+        return done(Combo::pass(), "no_move");
+    }
+    if moves.len() == 1 {
+        return done(moves[0], "only_move");
+    }
+    if let Some(m) = moves.iter().find(|m| m.cards == state.hand) {
+        return done(*m, "go_out");
+    }
+    let ctx = Ctx::new(state);
+    let (heur, heur_reason) = ctx.heuristic(&moves);
+    let total: usize = state.counts.iter().sum();
+    let threat = state.counts.iter().any(|&c| c <= SEARCH_THREAT_CARDS);
+    if total <= SEARCH_MAX_TOTAL || (threat && total <= SEARCH_MAX_TOTAL_THREAT) {
+        let mut d = search(state, budget, seed, cache, &moves, heur, started);
+        if let Some(ref mut d) = d {
+            d.elapsed = started.elapsed();
+            return d.clone();
+        }
+    }
+    done(heur, heur_reason)
+}
+
+fn combo_key(c: &Combo) -> (u64, u8) {
+    (c.cards.bits(), c.kind as u8)
+}
+
+/// Determinized endgame search; `None` when it found no winning move.
+fn search(
+    state: &GameState,
+    budget: &Stop,
+    seed: u64,
+    cache: Option<&TranspositionCache>,
+    moves: &[Combo],
+    heur: Combo,
+    started: Instant,
+) -> Option<Decision> {
+    let per_deal_nodes = SEARCH_NODES / 3;
+    let mut nodes_used = 0u64;
+    let mut rng = SplitMix64::new(seed ^ 0xD0D1_2A00 ^ (state.history.len() as u64) << 32);
+    let [a, b] = state.others();
+    if state.unseen.len() != state.counts[a.index()] + state.counts[b.index()]
+        || !state.unseen.contains(state.landlord_known)
+    {
+        // Inconsistent hand-made state: no consistent deal exists.
+        return None;
+    }
+    // Pool of unseen cards not pinned to the landlord.
+    let pinned = state.landlord_known;
+    let free: Vec<Rank> = state.unseen.sub(pinned).cards().collect();
+    let pinned_here = if a.is_landlord() { pinned.len() } else { 0 };
+    let need_a = state.counts[a.index()].checked_sub(pinned_here)?;
+    if need_a > free.len() {
+        return None;
+    }
+    let mut wins: HashMap<(u64, u8), u32> = HashMap::new();
+    let mut seen: HashMap<(u64, u64), Option<Vec<Combo>>> = HashMap::new();
+    let (mut deals, mut solved) = (0u32, 0u32);
+    let mut pool = free.clone();
+    while deals < MAX_DEALS {
+        if nodes_used >= SEARCH_NODES || budget.should_stop() {
+            break;
+        }
+        deals += 1;
+        rng.shuffle(&mut pool);
+        let mut ha = Hand::EMPTY;
+        for r in &pool[..need_a] {
+            ha = ha.add(Hand::of(*r, 1));
+        }
+        let mut hb = state.unseen.sub(ha);
+        if a.is_landlord() {
+            ha = ha.add(pinned);
+            hb = hb.sub(pinned);
+        }
+        let key = (ha.bits(), hb.bits());
+        let result = if let Some(r) = seen.get(&key) {
+            r.clone()
+        } else {
+            let mut hands = [None; 3];
+            hands[state.seat.index()] = Some(state.hand);
+            hands[a.index()] = Some(ha);
+            hands[b.index()] = Some(hb);
+            let pos = Position::new(hands, state.seat, state.last, state.rules);
+            let stop = budget.with_node_limit(per_deal_nodes.min(SEARCH_NODES - nodes_used));
+            let sol = solve_endgame(&pos, &stop, cache);
+            nodes_used += sol.nodes;
+            let r = match sol.outcome {
+                Outcome::Win => {
+                    if sol.winning_moves.is_empty() || !sol.complete {
+                        sol.best_move.map(|m| vec![m])
+                    } else {
+                        Some(sol.winning_moves.clone())
+                    }
+                }
+                Outcome::Loss => Some(Vec::new()),
+                Outcome::Unknown => None,
+            };
+            seen.insert(key, r.clone());
+            if r.is_none() && solved == 0 {
+                // Too deep to solve in time: leave it to the heuristic.
+                break;
+            }
+            r
+        };
+        if let Some(ws) = result {
+            solved += 1;
+            for m in ws {
+                *wins.entry(combo_key(&m)).or_default() += 1;
+            }
+        }
+        // Stop early when one move already won every deal of a decent sample.
+        if solved >= 12 && wins.values().any(|&w| w == solved) {
+            break;
+        }
+    }
+    if solved == 0 {
+        return None;
+    }
+    let best = wins.values().copied().max().unwrap_or(0);
+    if best == 0 {
+        return None;
+    }
+    // Among the moves with the most wins: the heuristic's, else the first legal.
+    let play = if wins.get(&combo_key(&heur)) == Some(&best) {
+        heur
+    } else {
+        *moves
+            .iter()
+            .find(|m| wins.get(&combo_key(m)) == Some(&best))?
+    };
+    Some(Decision {
+        play,
+        reason: "search",
+        evaluation: Some(f64::from(best) / f64::from(solved)),
+        deals,
+        deals_solved: solved,
+        elapsed: started.elapsed(),
+    })
+}
+
+// ------------------------------------------------------------- heuristic
+
+struct Ctx<'a> {
+    st: &'a GameState,
+    rules: Rules,
+    hand: Hand,
+    me: Seat,
+}
+
+/// Hand value: `Σ group_value − 7 × plays` of the best split; out = very high.
+fn value(h: Hand, rules: &Rules) -> i32 {
+    if h.is_empty() {
+        1000
+    } else {
+        split(h, rules).score
+    }
+}
+
+/// Ordinary (non-bomb, non-pass) plays.
+fn ordinary(c: &Combo) -> bool {
+    !c.kind.is_bomb() && !c.is_pass()
+}
+
+/// Cards of a rank-ordered strength proxy for "hardest to beat".
+fn strength(c: &Combo) -> usize {
+    c.rank.index() * 16 + c.length as usize
+}
+
+impl<'a> Ctx<'a> {
+    fn new(st: &'a GameState) -> Ctx<'a> {
+        Ctx {
+            st,
+            rules: st.rules,
+            hand: st.hand,
+            me: st.seat,
+        }
+    }
+
+    fn opponents(&self) -> Vec<Seat> {
+        Seat::ALL
+            .into_iter()
+            .filter(|s| !s.same_team(self.me))
+            .collect()
+    }
+
+    fn count(&self, s: Seat) -> usize {
+        self.st.counts[s.index()]
+    }
+
+    /// Whether the opponents (their largest possible hands, from the unseen
+    /// cards) could beat `c`; `seat` restricts to one opponent.
+    fn beatable_by(&self, c: &Combo, seat: Option<Seat>) -> bool {
+        let max_len = match seat {
+            Some(s) => self.count(s),
+            None => self
+                .opponents()
+                .iter()
+                .map(|s| self.count(*s))
+                .max()
+                .unwrap_or(0),
+        };
+        let mut pool = self.st.unseen;
+        // A peasant's opponent is the landlord: its pinned cards are certain,
+        // but so are the rest being anywhere; keep the whole unseen pool.
+        if self.me.is_landlord() {
+            pool = self.st.unseen;
+        }
+        legal_moves(pool, Some(c), &self.rules)
+            .iter()
+            .any(|m| m.cards.len() <= max_len)
+    }
+
+    fn safe(&self, c: &Combo) -> bool {
+        !self.beatable_by(c, None)
+    }
+
+    /// Groups of the split of `h` that no opponent can beat.
+    fn unsafe_groups(&self, h: Hand) -> (usize, Vec<Combo>) {
+        let s = split(h, &self.rules);
+        let mut safe = Vec::new();
+        let mut n_unsafe = 0;
+        for g in &s.groups {
+            if self.safe(g) {
+                safe.push(*g);
+            } else {
+                n_unsafe += 1;
+            }
+        }
+        (n_unsafe, safe)
+    }
+
+    fn heuristic(&self, moves: &[Combo]) -> (Combo, &'static str) {
+        match self.st.last {
+            None => self.lead(moves),
+            Some((by, standing)) => {
+                if by.same_team(self.me) {
+                    self.follow_partner(moves, by, &standing)
+                } else {
+                    self.follow_opponent(moves, by)
+                }
+            }
+        }
+    }
+
+    fn lead(&self, moves: &[Combo]) -> (Combo, &'static str) {
+        let sp = split(self.hand, &self.rules);
+        // Finishing: at most one group can be beaten — cash the safe ones first.
+        let (n_unsafe, safe) = self.unsafe_groups(self.hand);
+        if n_unsafe <= 1
+            && let Some(g) = safe
+                .iter()
+                .filter(|g| ordinary(g))
+                .chain(safe.iter())
+                .next()
+        {
+            return (*g, "lead_cash_safe");
+        }
+        // Feed a partner who moves right after us and is about to go out.
+        if let Some(p) = self.st.partner()
+            && self.me.next() == p
+        {
+            let pc = self.count(p);
+            let lowest = |k: ComboType| {
+                moves
+                    .iter()
+                    .filter(|m| m.kind == k)
+                    .min_by_key(|m| m.rank)
+                    .copied()
+            };
+            if pc == 1
+                && let Some(m) = lowest(ComboType::Solo)
+            {
+                return (m, "lead_feed_partner");
+            }
+            if pc == 2
+                && let Some(m) = lowest(ComboType::Pair)
+            {
+                return (m, "lead_feed_partner");
+            }
+        }
+        let mut cands: Vec<Combo> = sp.groups.clone();
+        for m in moves {
+            if matches!(
+                m.kind,
+                ComboType::Solo
+                    | ComboType::Pair
+                    | ComboType::Trio
+                    | ComboType::SoloChain
+                    | ComboType::PairChain
+                    | ComboType::TrioChain
+            ) && !cands.contains(m)
+            {
+                cands.push(*m);
+            }
+        }
+        let opps = self.opponents();
+        let mut best: Option<(i32, Combo)> = None;
+        for m in cands {
+            if m.kind.is_bomb() {
+                continue;
+            }
+            let mut v = value(self.hand.sub(m.cards), &self.rules);
+            for &o in &opps {
+                let n = self.count(o);
+                if n == m.cards.len() && self.beatable_by(&m, Some(o)) {
+                    v -= 60;
+                }
+                // An opponent down to one or two cards: keep solos high.
+                if n <= 2 && m.kind == ComboType::Solo {
+                    v += m.rank.index() as i32 - 14;
+                }
+            }
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, m));
+            }
+        }
+        match best {
+            Some((_, m)) => (m, "lead_split"),
+            // Only bombs left in the candidate list: lead the lowest group.
+            None => (sp.groups[0], "lead_split"),
+        }
+    }
+
+    fn follow_partner(&self, moves: &[Combo], by: Seat, standing: &Combo) -> (Combo, &'static str) {
+        let landlord = Seat::Landlord;
+        // Does the landlord still move after us on this trick?
+        let landlord_after = self.me.next() == landlord && by != landlord;
+        let ord: Vec<&Combo> = moves.iter().filter(|m| ordinary(m)).collect();
+        // Win the trick for good and go out next.
+        for m in &ord {
+            let rest = self.hand.sub(m.cards);
+            if split(rest, &self.rules).plays <= 1 && !self.beatable_by(m, Some(landlord)) {
+                return (**m, "partner_take_and_finish");
+            }
+        }
+        if landlord_after
+            && self.count(landlord) <= 3
+            && self.beatable_by(standing, Some(landlord))
+            && let Some(m) = ord
+                .iter()
+                .filter(|m| !self.beatable_by(m, Some(landlord)))
+                .min_by_key(|m| strength(m))
+        {
+            return (**m, "partner_cover");
+        }
+        let _ = by;
+        (Combo::pass(), "partner_pass")
+    }
+
+    fn follow_opponent(&self, moves: &[Combo], by: Seat) -> (Combo, &'static str) {
+        let opps = self.opponents();
+        let urgent = self.count(by) <= 3 || opps.iter().any(|o| self.count(*o) <= 2);
+        let ord: Vec<Combo> = moves.iter().filter(|m| ordinary(m)).copied().collect();
+        let cur = value(self.hand, &self.rules);
+        if urgent && !ord.is_empty() {
+            // Stop them: a play they cannot beat, else the strongest.
+            let pick = ord
+                .iter()
+                .filter(|m| self.safe(m))
+                .max_by_key(|m| {
+                    (
+                        value(self.hand.sub(m.cards), &self.rules),
+                        -(strength(m) as i32),
+                    )
+                })
+                .or_else(|| ord.iter().max_by_key(|m| strength(m)))
+                .copied();
+            if let Some(m) = pick {
+                return (m, "stop_opponent");
+            }
+        }
+        let mut best: Option<(i32, Combo)> = None;
+        for m in &ord {
+            let v = value(self.hand.sub(m.cards), &self.rules);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, *m));
+            }
+        }
+        // A peasant right before its partner need not burn top cards on a
+        // small landlord play: the partner may answer. Others follow when it
+        // costs no value.
+        if let Some((v, m)) = best
+            && v >= cur - FOLLOW_SLACK
+        {
+            return (m, "follow_split");
+        }
+        // Bombs: to win outright, or to stop an opponent close to going out.
+        let mut bombs: Vec<Combo> = moves.iter().filter(|m| m.kind.is_bomb()).copied().collect();
+        bombs.sort_by_key(|b| (b.kind == ComboType::Rocket, b.rank));
+        for b in bombs {
+            let rest = self.hand.sub(b.cards);
+            let (n_unsafe, _) = self.unsafe_groups(rest);
+            if n_unsafe <= 1 {
+                return (b, "bomb_to_win");
+            }
+            if urgent {
+                return (b, "bomb_to_stop");
+            }
+        }
+        if urgent && let Some((_, m)) = best {
+            return (m, "stop_opponent");
+        }
+        (Combo::pass(), "pass")
+    }
+}
+
+#[cfg(test)]
+#[path = "bot_tests.rs"]
+mod tests;

@@ -1,0 +1,391 @@
+//! Tests of the play policy and of `GameState::from_history`.
+
+use super::*;
+use crate::doudizhu::beats;
+use std::time::Duration;
+
+fn h(s: &str) -> Hand {
+    Hand::parse_str(s).unwrap()
+}
+
+fn hist(entries: &[&str]) -> Vec<Hand> {
+    entries.iter().map(|e| h(e)).collect()
+}
+
+fn rules() -> Rules {
+    Rules::default()
+}
+
+/// A hand-made state (counts and unseen set directly) for policy tests.
+fn state(
+    seat: Seat,
+    hand: &str,
+    counts: [usize; 3],
+    unseen: &str,
+    last: Option<(Seat, &str)>,
+) -> GameState {
+    let mut counts = counts;
+    counts[seat.index()] = h(hand).len();
+    GameState {
+        seat,
+        hand: h(hand),
+        rules: rules(),
+        history: Vec::new(),
+        played: [Hand::EMPTY; 3],
+        counts,
+        landlord_cards: None,
+        landlord_known: Hand::EMPTY,
+        last: last.map(|(s, c)| (s, crate::doudizhu::classify(h(c), &rules()).unwrap())),
+        unseen: h(unseen),
+    }
+}
+
+const LL_HAND: &str = "33445566778899TTJJQK"; // 20 cards
+
+#[test]
+fn replays_a_valid_history() {
+    // Landlord leads 3, down plays 5, up passes, landlord passes: down leads.
+    let st = GameState::from_history(
+        Seat::LandlordDown,
+        h("6677889TTJJQQKKA"),
+        &hist(&["3", "5", "", ""]),
+        Some(h("2BR")),
+        rules(),
+    )
+    .unwrap();
+    assert_eq!(st.counts, [19, 16, 17]);
+    assert_eq!(st.last, None);
+    assert_eq!(st.landlord_known, h("2BR"));
+    assert_eq!(st.unseen.len(), 19 + 17);
+    assert!(!st.unseen.contains(h("3")) || st.unseen.count(Rank::Three) == 3);
+    assert_eq!(st.partner(), Some(Seat::LandlordUp));
+}
+
+#[test]
+fn standing_play_and_turn_follow_the_history() {
+    let st = GameState::from_history(
+        Seat::LandlordUp,
+        h("3456789TJQKA2BR33"),
+        &hist(&["44", "55"]),
+        None,
+        rules(),
+    )
+    .unwrap();
+    let (by, c) = st.last.unwrap();
+    assert_eq!(by, Seat::LandlordDown);
+    assert_eq!(c.cards, h("55"));
+}
+
+#[test]
+fn history_errors_name_the_field() {
+    let r = rules();
+    // Not this seat's turn.
+    let e = GameState::from_history(Seat::LandlordDown, h(LL_HAND), &[], None, r).unwrap_err();
+    assert!(matches!(e, HistoryError::NotYourTurn { .. }), "{e}");
+    assert_eq!(e.field(), "/seat");
+    // Wrong hand size.
+    let e = GameState::from_history(Seat::Landlord, h("3456"), &[], None, r).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            HistoryError::HandSize {
+                expected: 20,
+                actual: 4
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.field(), "/hand");
+    // A pass on a lead.
+    let e =
+        GameState::from_history(Seat::LandlordDown, h(LL_HAND), &hist(&[""]), None, r).unwrap_err();
+    assert_eq!(
+        e,
+        HistoryError::PassOnLead {
+            index: 0,
+            seat: Seat::Landlord
+        }
+    );
+    assert_eq!(e.field(), "/history/0");
+    // Not a combination.
+    let e = GameState::from_history(Seat::LandlordDown, h(LL_HAND), &hist(&["34"]), None, r)
+        .unwrap_err();
+    assert!(matches!(e, HistoryError::NotACombo { index: 0, .. }), "{e}");
+    // Does not beat.
+    let e = GameState::from_history(
+        Seat::LandlordUp,
+        h("3456789TJQKA2BR33"),
+        &hist(&["55", "44"]),
+        None,
+        r,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, HistoryError::DoesNotBeat { index: 1, .. }),
+        "{e}"
+    );
+    assert_eq!(e.field(), "/history/1");
+    // Too many copies: the hand holds 33, history plays 333.
+    let e = GameState::from_history(
+        Seat::LandlordDown,
+        h("33456789TJQKA2BR4"),
+        &hist(&["333"]),
+        None,
+        r,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, HistoryError::TooManyCopies { index: Some(0), .. }),
+        "{e}"
+    );
+    assert_eq!(e.field(), "/history/0");
+    // Bottom cards a peasant holds itself.
+    let e = GameState::from_history(
+        Seat::LandlordDown,
+        h("3456789TJQKA2BR33"),
+        &hist(&["4"]),
+        Some(h("BR2")),
+        r,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, HistoryError::TooManyCopies { index: None, .. }),
+        "{e}"
+    );
+    assert_eq!(e.field(), "/landlord_cards");
+    // The landlord's unplayed bottom cards must be in its hand.
+    let e =
+        GameState::from_history(Seat::Landlord, h(LL_HAND), &[], Some(h("BR2")), r).unwrap_err();
+    assert_eq!(e, HistoryError::LandlordCardsNotInHand);
+    let e = GameState::from_history(Seat::Landlord, h(LL_HAND), &[], Some(h("BR")), r).unwrap_err();
+    assert_eq!(e, HistoryError::LandlordCardsSize(2));
+}
+
+#[test]
+fn game_over_is_detected() {
+    let e = GameState::from_history(
+        Seat::LandlordDown,
+        h("3333"),
+        &hist(&["456789TJQKA", "", "", "44556677", "", "", "2"]),
+        None,
+        rules(),
+    );
+    // The landlord played 11 + 8 + 1 = 20 cards: out at entry 6.
+    assert_eq!(
+        e.unwrap_err(),
+        HistoryError::GameOver {
+            index: 6,
+            seat: Seat::Landlord
+        }
+    );
+}
+
+#[test]
+fn overdrawn_seat_is_rejected() {
+    // Down plays a 6-chain, then leads a 12-chain with only 11 cards left.
+    let e = GameState::from_history(
+        Seat::LandlordUp,
+        h("JJQQKKAA22BR99TT3"),
+        &hist(&["345678", "56789T", "", "", "3456789TJQKA"]),
+        None,
+        rules(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        HistoryError::Overdrawn {
+            index: 4,
+            seat: Seat::LandlordDown,
+            played: 12,
+            held: 11
+        }
+    );
+    assert_eq!(e.field(), "/history/4");
+}
+
+#[test]
+fn goes_out_when_it_can() {
+    let st = state(
+        Seat::Landlord,
+        "888",
+        [0, 10, 10],
+        "3456789TJQKA2BRJQKA",
+        None,
+    );
+    let d = choose_play(&st, &Stop::after(Duration::from_millis(50)), 1, None);
+    assert_eq!(d.play.cards, h("888"));
+}
+
+#[test]
+fn peasant_passes_on_partners_winning_play() {
+    // Up, after the landlord led 3 and Down topped it with an A.
+    let st = state(
+        Seat::LandlordUp,
+        "4456789TJQK22BR33",
+        [19, 16, 0],
+        "34445566778899TTJJQQKKAAA",
+        Some((Seat::LandlordDown, "A")),
+    );
+    let d = choose_play(&st, &Stop::after(Duration::from_millis(50)), 1, None);
+    assert!(d.play.is_pass(), "{d}");
+}
+
+#[test]
+fn peasant_feeds_a_partner_about_to_go_out() {
+    // Down leads; Up (next) holds one card; the landlord holds many.
+    let st = state(
+        Seat::LandlordDown,
+        "3789TTJJ",
+        [15, 0, 1],
+        "4445556667778899QQKKAAA22",
+        None,
+    );
+    let d = choose_play(&st, &Stop::after(Duration::from_millis(100)), 1, None);
+    assert_eq!(d.play.kind, ComboType::Solo, "{d}");
+    assert_eq!(d.play.cards, h("3"), "{d}");
+}
+
+#[test]
+fn landlord_does_not_lead_a_solo_a_peasant_can_go_out_on() {
+    // Down holds one unknown card; the landlord leads. Leading the 3 alone
+    // would let almost any single card go out.
+    let st = state(Seat::Landlord, "3TTJJQQ", [0, 1, 6], "456789A", None);
+    let d = choose_play(&st, &Stop::after(Duration::from_millis(100)), 1, None);
+    assert_ne!(d.play.cards, h("3"), "{d}");
+}
+
+#[test]
+fn search_finds_a_forced_win() {
+    // Landlord: rocket + 3. Cash the rocket (unbeatable) then go out.
+    let st = state(Seat::Landlord, "3BR", [0, 5, 5], "4455667788", None);
+    let d = choose_play(&st, &Stop::after(Duration::from_millis(100)), 1, None);
+    assert_eq!(d.play.kind, ComboType::Rocket, "{d}");
+}
+
+/// Plays whole games with the bot in every seat; every decision must be
+/// legal, reproducible, and a lead is never a pass.
+#[test]
+fn self_play_is_legal_and_reproducible() {
+    let r = rules();
+    let mut rng = SplitMix64::new(42);
+    for game in 0..4u64 {
+        let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
+        rng.shuffle(&mut deck);
+        let mut hands = [Hand::EMPTY; 3];
+        for (k, c) in deck.iter().enumerate().take(51) {
+            hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
+        }
+        let mut bottom = Hand::EMPTY;
+        for c in &deck[51..] {
+            bottom = bottom.add(Hand::of(*c, 1));
+        }
+        hands[0] = hands[0].add(bottom);
+        let mut history: Vec<Hand> = Vec::new();
+        let mut seat = Seat::Landlord;
+        for _turn in 0..200 {
+            let i = seat.index();
+            let st = GameState::from_history(seat, hands[i], &history, Some(bottom), r).unwrap();
+            let d = choose_play(&st, &Stop::after(Duration::from_millis(20)), game, None);
+            match st.last {
+                None => assert!(!d.play.is_pass(), "passed on a lead"),
+                Some((_, s)) => assert!(d.play.is_pass() || beats(&d.play, &s)),
+            }
+            assert!(hands[i].contains(d.play.cards));
+            if st.counts.iter().sum::<usize>() > 40 {
+                // Heuristic decisions are exactly reproducible.
+                let again = choose_play(&st, &Stop::after(Duration::from_millis(20)), game, None);
+                assert_eq!(again.play, d.play);
+            }
+            hands[i] = hands[i].sub(d.play.cards);
+            history.push(d.play.cards);
+            if hands[i].is_empty() {
+                break;
+            }
+            seat = seat.next();
+        }
+        assert!(
+            hands.iter().any(|h| h.is_empty()),
+            "game {game} did not end"
+        );
+    }
+}
+
+#[test]
+fn splitmix_is_deterministic_and_in_range() {
+    let mut a = SplitMix64::new(7);
+    let mut b = SplitMix64::new(7);
+    for n in 1..100 {
+        let x = a.below(n);
+        assert_eq!(x, b.below(n));
+        assert!(x < n);
+    }
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Random legal games: every prefix replays, the counts and unseen
+        /// cards add up, and the bot's answer is legal.
+        #[test]
+        fn random_games_replay_and_bot_answers_legally(seed in any::<u64>()) {
+            let r = rules();
+            let mut rng = SplitMix64::new(seed);
+            let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
+            rng.shuffle(&mut deck);
+            let mut hands = [Hand::EMPTY; 3];
+            for (k, c) in deck.iter().enumerate().take(51) {
+                hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
+            }
+            let mut bottom = Hand::EMPTY;
+            for c in &deck[51..] {
+                bottom = bottom.add(Hand::of(*c, 1));
+            }
+            hands[0] = hands[0].add(bottom);
+            let mut history: Vec<Hand> = Vec::new();
+            let mut seat = Seat::Landlord;
+            let mut last: Option<(Seat, Combo)> = None;
+            loop {
+                let i = seat.index();
+                let st = GameState::from_history(seat, hands[i], &history, Some(bottom), r)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                prop_assert_eq!(st.last, last);
+                prop_assert_eq!(st.unseen.len(), st.counts.iter().sum::<usize>() - hands[i].len());
+                if rng.below(8) == 0 {
+                    let d = choose_play(&st, &Stop::after(Duration::from_millis(10)), seed, None);
+                    match last {
+                        None => prop_assert!(!d.play.is_pass()),
+                        Some((_, s)) => prop_assert!(d.play.is_pass() || beats(&d.play, &s)),
+                    }
+                    prop_assert!(hands[i].contains(d.play.cards));
+                }
+                // Advance with a random legal move.
+                let standing = last.map(|(_, c)| c);
+                let mut moves = legal_moves(hands[i], standing.as_ref(), &r);
+                if standing.is_some() {
+                    moves.push(Combo::pass());
+                }
+                let mv = moves[rng.below(moves.len())];
+                hands[i] = hands[i].sub(mv.cards);
+                history.push(mv.cards);
+                if !mv.is_pass() {
+                    last = Some((seat, mv));
+                }
+                if hands[i].is_empty() {
+                    // The finished game is rejected, naming the last entry.
+                    let next = seat.next();
+                    let e = GameState::from_history(next, hands[next.index()], &history, Some(bottom), r);
+                    prop_assert_eq!(e, Err(HistoryError::GameOver { index: history.len() - 1, seat }));
+                    break;
+                }
+                seat = seat.next();
+                if last.is_some_and(|(by, _)| by == seat) {
+                    last = None;
+                }
+            }
+        }
+    }
+}
