@@ -625,6 +625,7 @@ pub struct PlayRequest {
     pub budget_ms: Option<u64>,
     /// Seeds the bot's sampling of hidden cards: the same request and seed give the same answer.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 9223372036854775807_i64)]
     pub seed: Option<u64>,
 }
 
@@ -669,6 +670,13 @@ pub async fn play(
     ApiJson(req): ApiJson<PlayRequest>,
 ) -> Result<Json<PlayResponse>, ApiError> {
     let budget_ms = super::check_budget(req.budget_ms)?;
+    // JSON integers beyond i64 are not portable (the schema's bound).
+    if req.seed.is_some_and(|seed| seed > i64::MAX as u64) {
+        return Err(ApiError::field(
+            "/seed",
+            format!("must be at most {}", i64::MAX),
+        ));
+    }
     let rules: Rules = req.rules.unwrap_or_default().into();
     let hand = req.hand.parse("/hand")?;
     hand.check_max_len(MAX_HAND)

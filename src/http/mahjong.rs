@@ -105,6 +105,9 @@ pub enum Discarder {
     Right,
 }
 
+/// Largest `min_score` a Red Dragon request may ask for.
+const MAX_MIN_SCORE: u32 = 1000;
+
 /// Defines a request struct with the fields both mahjong routes share, plus
 /// `extra` ones, and a method building the engine's context from them.
 macro_rules! mahjong_request {
@@ -186,7 +189,12 @@ macro_rules! mahjong_request {
                 Ok(ctx)
             }
 
-            fn winds(&self, ctx: &mut DiscardContext) -> Result<(), ApiError> {
+            /// What the engine's context cannot check: wind names and the
+            /// documented bound on `min_score`.
+            fn winds_and_limits(&self, ctx: &mut DiscardContext) -> Result<(), ApiError> {
+                if self.min_score.is_some_and(|m| m > MAX_MIN_SCORE) {
+                    return Err(ApiError::field("/min_score", format!("must be at most {MAX_MIN_SCORE}")));
+                }
                 for (value, slot, pointer) in [
                     (&self.seat_wind, &mut ctx.seat_wind, "/seat_wind"),
                     (&self.round_wind, &mut ctx.round_wind, "/round_wind"),
@@ -318,7 +326,7 @@ pub async fn discard(
     ApiJson(req): ApiJson<DiscardRequest>,
 ) -> Result<Json<DiscardResponse>, ApiError> {
     let mut ctx = req.context().map_err(invalid)?;
-    req.winds(&mut ctx)?;
+    req.winds_and_limits(&mut ctx)?;
     if let Some(d) = &req.drawn {
         ctx.drawn = Some(single_tile(d, "/drawn")?);
     }
@@ -382,7 +390,7 @@ pub struct ClaimResponse {
 )]
 pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResponse>, ApiError> {
     let mut ctx = req.context().map_err(invalid)?;
-    req.winds(&mut ctx)?;
+    req.winds_and_limits(&mut ctx)?;
     let tile = single_tile(&req.tile, "/tile")?;
     mahjong::validate_claim(&ctx, tile).map_err(invalid)?;
     let from = match req.from {
