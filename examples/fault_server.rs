@@ -39,11 +39,5 @@ async fn main() -> std::io::Result<()> {
     let router = app_with(state.clone(), faults);
     let listener = tokio::net::TcpListener::bind(&listen).await?;
     eprintln!("fault_server listening on {listen}");
-    gamebot::server::serve(
-        listener,
-        router,
-        &state,
-        gamebot::server::shutdown_signal(),
-    )
-    .await
+    gamebot::server::serve(listener, router, &state, gamebot::server::shutdown_signal()).await
 }

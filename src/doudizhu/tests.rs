@@ -645,3 +645,27 @@ fn min_plays_timing() {
         worst.1,
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 500,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// parse(format(h)) == h for the canonical string, the other spellings the
+    /// notation allows (lower case, `10`, separators) and DouZero integers.
+    #[test]
+    fn card_notations_round_trip(hand in hand_strategy(54)) {
+        let canonical = hand.to_string();
+        prop_assert_eq!(Hand::parse_str(&canonical), Ok(hand));
+        let spelled: Vec<String> = canonical
+            .chars()
+            .map(|c| if c == 'T' { "10".to_string() } else { c.to_ascii_lowercase().to_string() })
+            .collect();
+        prop_assert_eq!(Hand::parse_str(&spelled.join(", ")), Ok(hand));
+        prop_assert_eq!(Hand::from_douzero(&hand.to_douzero()), Ok(hand));
+        prop_assert_eq!(Hand::from_counts(&hand.counts()), Ok(hand));
+        prop_assert_eq!(hand.len(), canonical.len());
+    }
+}

@@ -282,20 +282,26 @@ pub fn parse_tile(s: &str) -> Result<Tile, TileError> {
         index: 0,
         token: s.to_string(),
     };
+    // One `r` suffix at most, handled without recursion: a request with a
+    // long run of `r`s once overflowed the stack and aborted the process.
+    if let Some(base) = s.strip_suffix('r') {
+        return match parse_plain_tile(base) {
+            Some(t) if t.index < 27 && rank_of(t.index) == 5 && !t.red => Ok(Tile::red(t.index)),
+            _ => Err(unknown()),
+        };
+    }
+    parse_plain_tile(s).ok_or_else(unknown)
+}
+
+/// One tile without the mjai red suffix: an honor letter or a tenhou tile.
+fn parse_plain_tile(s: &str) -> Option<Tile> {
     let honors = ["E", "S", "W", "N", "P", "F", "C"];
     if let Some(i) = honors.iter().position(|h| *h == s) {
-        return Ok(Tile::new(27 + i as u8));
-    }
-    if let Some(base) = s.strip_suffix('r') {
-        let t = parse_tile(base)?;
-        if t.index < 27 && rank_of(t.index) == 5 && !t.red {
-            return Ok(Tile::red(t.index));
-        }
-        return Err(unknown());
+        return Some(Tile::new(27 + i as u8));
     }
     match parse_tiles(s) {
-        Ok(v) if v.len() == 1 => Ok(v[0]),
-        _ => Err(unknown()),
+        Ok(v) if v.len() == 1 => Some(v[0]),
+        _ => None,
     }
 }
 
@@ -461,5 +467,62 @@ mod tests {
         assert_eq!(parse_flower("5f"), None);
         assert_eq!(parse_wind("S"), Some(28));
         assert_eq!(parse_wind("5z"), None);
+    }
+
+    /// Regression: `parse_tile` recursed once per trailing `r`, so a request
+    /// whose tile was `5m` plus 60,000 `r`s overflowed a server thread's stack
+    /// and aborted the process. Run on a thread with a small stack, where the
+    /// old code fails already at this length.
+    #[test]
+    fn a_long_run_of_red_suffixes_is_an_error_not_a_stack_overflow() {
+        let text = format!("5m{}", "r".repeat(100_000));
+        let result = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(move || parse_tile(&text).is_err() && parse_mjai(&[text]).is_err())
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(result);
+        assert_eq!(parse_tile("5mr"), Ok(Tile::red(4)));
+        assert!(parse_tile("5mrr").is_err());
+        assert!(parse_tile("0mr").is_err());
+        assert!(parse_tile("Er").is_err());
+    }
+
+    fn any_tile() -> impl proptest::strategy::Strategy<Value = Tile> {
+        use proptest::prelude::*;
+        (0u8..34, any::<bool>()).prop_map(|(index, red)| {
+            if red && index < 27 && rank_of(index) == 5 {
+                Tile::red(index)
+            } else {
+                Tile::new(index)
+            }
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 500,
+            failure_persistence: None,
+            ..Default::default()
+        })]
+
+        /// parse(format(x)) == x in both notations, for lists and single tiles.
+        #[test]
+        fn notations_round_trip(tiles in proptest::collection::vec(any_tile(), 0..40)) {
+            let tenhou: String = tiles.iter().map(Tile::to_string).collect();
+            proptest::prop_assert_eq!(parse_tiles(&tenhou), Ok(tiles.clone()));
+            let spaced: Vec<String> = tiles.iter().map(Tile::to_string).collect();
+            proptest::prop_assert_eq!(parse_tiles(&spaced.join(" ")), Ok(tiles.clone()));
+            let mjai: Vec<String> = tiles.iter().map(|t| t.mjai_name()).collect();
+            proptest::prop_assert_eq!(parse_mjai(&mjai), Ok(tiles.clone()));
+            for t in &tiles {
+                proptest::prop_assert_eq!(parse_tile(&t.to_string()), Ok(*t));
+                proptest::prop_assert_eq!(parse_tile(&t.mjai_name()), Ok(*t));
+            }
+            let counts = TileCounts::from_tiles(&tiles);
+            let again = parse_tiles(&counts.to_tenhou()).unwrap();
+            proptest::prop_assert_eq!(TileCounts::from_tiles(&again), counts);
+        }
     }
 }
