@@ -8,8 +8,8 @@ BENCH="$ROOT/bench"
 TOOLS="${GAMEBOT_BENCH_TOOLS:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/gamebot-bench}"
 PYTHON="${PYTHON:-python3}"
 # Pinned so that numbers are comparable between runs; bump deliberately.
-OHA_VERSION="${OHA_VERSION:-1.14.0}"
-CARGO_FUZZ_VERSION="${CARGO_FUZZ_VERSION:-0.13.1}"
+OHA_VERSION="${OHA_VERSION:-1.16.0}"
+CARGO_FUZZ_VERSION="${CARGO_FUZZ_VERSION:-0.13.2}"
 
 log() { printf '%s: %s\n' "$(basename "$0" .sh)" "$*" >&2; }
 die() {

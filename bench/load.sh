@@ -19,7 +19,7 @@
 #   CONCURRENCY      connection counts (default "1 16 64")
 #   ENDPOINTS        names from bench/bodies/NAME.json (default: every file there)
 #   LIGHT            endpoints measured under saturation (default "moves split discard")
-#   RATE_FRACTION    open-loop rate as a fraction of the measured maximum (default 0.5)
+#   RATE_FRACTION    open-loop rate as a fraction of the measured maximum (default 0.25)
 #   SATURATED_RATE   requests/s of each light endpoint under saturation (default 1000)
 #   BENCH_LOG_LEVEL  server log level (default warn: one log line per request at
 #                    info costs throughput)
@@ -30,7 +30,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 DURATION="${DURATION:-5}"
 CONCURRENCY="${CONCURRENCY:-1 16 64}"
-RATE_FRACTION="${RATE_FRACTION:-0.5}"
+RATE_FRACTION="${RATE_FRACTION:-0.25}"
 SATURATED_RATE="${SATURATED_RATE:-1000}"
 LIGHT="${LIGHT:-moves split discard}"
 

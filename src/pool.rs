@@ -178,6 +178,7 @@ impl SearchPool {
             // the worker is busy until the search notices its Stop.
             let _permit = permit;
             let _admission = admission;
+            lower_thread_priority();
             counters.running.fetch_add(1, Ordering::Relaxed);
             let _running = Decrement(&counters.running);
             let out = job(&stop);
@@ -262,6 +263,32 @@ impl Drop for CancelOnDrop {
         if let Some(stop) = &self.0 {
             stop.cancel();
         }
+    }
+}
+
+/// Search threads run at nice +10, below the async threads: with as many
+/// workers as cores, the scheduler would otherwise share the cores evenly and
+/// a health check or cheap request could wait a whole time slice behind
+/// searches (see the saturated rows of bench/load.sh). A thread's priority cannot be
+/// raised again without privileges, so it is lowered once per blocking thread;
+/// only the pool uses blocking threads after start-up.
+fn lower_thread_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        use std::cell::Cell;
+        /// Nice value of search threads (0 = normal, 19 = lowest).
+        const SEARCH_NICE: libc::c_int = 10;
+        thread_local!(static LOWERED: Cell<bool> = const { Cell::new(false) });
+        LOWERED.with(|lowered| {
+            if !lowered.replace(true) {
+                // SAFETY: plain system calls on the current thread's id; a
+                // failure only leaves the priority as it was.
+                unsafe {
+                    let tid = libc::gettid();
+                    libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, SEARCH_NICE);
+                }
+            }
+        });
     }
 }
 
@@ -362,6 +389,21 @@ mod tests {
         assert_eq!(r, Err(PoolError::Panicked("boom".into())));
         assert_eq!(pool.stats().running, 0);
         assert!(pool.run(Duration::from_millis(1), |_| 7).await == Ok(7));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn searches_run_below_the_async_threads_priority() {
+        let pool = SearchPool::new(1, 0, Duration::from_secs(1), Duration::from_secs(1));
+        // SAFETY: reads the calling thread's own nice value.
+        let nice =
+            || unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
+        let outside = nice();
+        let inside = pool
+            .run(Duration::from_millis(10), move |_| nice())
+            .await
+            .unwrap();
+        assert_eq!(inside, (outside + 10).min(19));
     }
 
     #[test]
