@@ -33,12 +33,14 @@ cargo fuzz build -s none -a >&2
 status=0
 for t in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$t"
-  dict=()
-  [[ "$t" == request ]] && dict=(-dict=fuzz/fuzz.dict)
+  extra=()
+  [[ "$t" == request ]] && extra+=(-dict=fuzz/fuzz.dict)
+  # -jobs > 1 runs child processes that log to fuzz-N.log files instead.
+  ((FUZZ_JOBS > 1)) && extra+=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
   log "$t: ${FUZZ_SECONDS} s"
   if cargo fuzz run -s none -a "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
     -max_total_time="$FUZZ_SECONDS" -max_len="$FUZZ_MAX_LEN" -timeout=10 -rss_limit_mb=4096 \
-    -jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS" -print_final_stats=1 "${dict[@]}" \
+    -print_final_stats=1 "${extra[@]}" \
     >"fuzz/$t.log" 2>&1; then
     summary="$(grep -E '^(#[0-9]+|stat::number_of_executed_units|stat::average_exec_per_sec)' "fuzz/$t.log" | tail -3 | tr '\n' ' ')"
     printf 'PASS %-8s %s s: %s corpus %s inputs\n' "$t" "$FUZZ_SECONDS" "$summary" "$(ls "fuzz/corpus/$t" | wc -l)"
