@@ -145,7 +145,8 @@ cleanup() {
     wait "$pid" 2>/dev/null || true
   done
   stop_server || true
-  [[ -n "$SERVER_LOG" ]] && rm -f "$SERVER_LOG"
+  if [[ -n "$SERVER_LOG" ]]; then rm -f "$SERVER_LOG"; fi
+  return 0
 }
 trap cleanup EXIT
 trap 'exit 130' INT
