@@ -50,7 +50,10 @@ fn check_round_trip(hand: Hand) {
         counts.iter().map(|&c| usize::from(c)).sum::<usize>()
     );
     for (rank, &c) in Rank::ALL.iter().zip(&counts) {
-        assert!(u32::from(c) <= rank.deck_count(), "{canonical}: too many {rank}");
+        assert!(
+            u32::from(c) <= rank.deck_count(),
+            "{canonical}: too many {rank}"
+        );
     }
 }
 
@@ -79,10 +82,17 @@ fn check_moves(hand: Hand, last: Option<Combo>, rules: &Rules) {
 fn check_split(hand: Hand, rules: &Rules) {
     let s = split(hand, rules);
     assert_eq!(s.plays, s.groups.len());
-    assert_eq!(s.plays, min_plays(hand, rules), "split is not minimal for {hand}");
+    assert_eq!(
+        s.plays,
+        min_plays(hand, rules),
+        "split is not minimal for {hand}"
+    );
     let mut union = Hand::EMPTY;
     for g in &s.groups {
-        assert!(classify_all(g.cards, rules).contains(g), "bad group {g} in split of {hand}");
+        assert!(
+            classify_all(g.cards, rules).contains(g),
+            "bad group {g} in split of {hand}"
+        );
         union = union.add(g.cards);
     }
     assert!(union == hand, "split of {hand} covers {union}");

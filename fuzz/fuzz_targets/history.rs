@@ -49,7 +49,10 @@ fuzz_target!(|data: &[u8]| {
     // unseen cards is exactly the deck.
     assert!(state.hand == hand);
     assert_eq!(state.counts[seat.index()], hand.len());
-    let all = state.played.iter().fold(state.unseen.add(hand), |acc, &p| acc.add(p));
+    let all = state
+        .played
+        .iter()
+        .fold(state.unseen.add(hand), |acc, &p| acc.add(p));
     assert!(all == Hand::DECK, "cards do not add up to the deck: {all}");
     assert_eq!(
         state.counts.iter().sum::<usize>(),
@@ -64,11 +67,17 @@ fuzz_target!(|data: &[u8]| {
     match &state.last {
         None => assert!(!play.is_pass(), "the bot passed on a lead"),
         Some((_, standing)) => {
-            assert!(play.is_pass() || beats(&play, standing), "{play} does not beat {standing}")
+            assert!(
+                play.is_pass() || beats(&play, standing),
+                "{play} does not beat {standing}"
+            )
         }
     }
     if !play.is_pass() {
         assert!(hand.contains(play.cards), "{play} is not in {hand}");
-        assert!(classify_all(play.cards, &state.rules).contains(&play), "{play} is no combination");
+        assert!(
+            classify_all(play.cards, &state.rules).contains(&play),
+            "{play} is no combination"
+        );
     }
 });

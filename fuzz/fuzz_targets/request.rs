@@ -78,16 +78,27 @@ fuzz_target!(|data: &[u8]| {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string();
-        let bytes = response.into_body().collect().await.expect("body").to_bytes();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
         (status, content_type, bytes)
     });
     let (status, content_type, answer) = runtime.block_on(task).expect("the request task");
     let text = String::from_utf8_lossy(&answer);
-    assert!(!status.is_server_error(), "{route} answered {status}: {text}");
+    assert!(
+        !status.is_server_error(),
+        "{route} answered {status}: {text}"
+    );
     let json: Value = serde_json::from_slice(&answer)
         .unwrap_or_else(|e| panic!("{route} answered {status} with non-JSON ({e}): {text}"));
     if status != StatusCode::OK {
-        assert_eq!(content_type, "application/problem+json", "{route} {status}: {text}");
+        assert_eq!(
+            content_type, "application/problem+json",
+            "{route} {status}: {text}"
+        );
         assert_eq!(json["status"], status.as_u16(), "{text}");
         if status == StatusCode::UNPROCESSABLE_ENTITY {
             let errors = json["errors"].as_array().expect("422 lists errors");
@@ -143,7 +154,10 @@ fn check_moves(body: &[u8], json: &Value) {
     for (i, m) in moves.iter().enumerate() {
         let (played, k) = (cards(&m["cards"]), kind(&m["type"]));
         if k == ComboType::Pass {
-            assert!(last.is_some() && i + 1 == moves.len(), "a pass only last, when following");
+            assert!(
+                last.is_some() && i + 1 == moves.len(),
+                "a pass only last, when following"
+            );
             continue;
         }
         assert_play(hand, played, k, &rules);
@@ -187,7 +201,10 @@ fn check_bid(body: &[u8], json: &Value) {
     let bid = json["bid"].as_u64().expect("bid");
     let highest = req.bids.iter().copied().max().unwrap_or(0);
     assert!(bid <= 3);
-    assert!(bid == 0 || bid > u64::from(highest), "bid {bid} after {highest}");
+    assert!(
+        bid == 0 || bid > u64::from(highest),
+        "bid {bid} after {highest}"
+    );
 }
 
 /// The request's concealed tiles, in either notation.
@@ -226,7 +243,11 @@ fn check_claim(body: &[u8], json: &Value) {
         "kong" => 4..=4,
         other => panic!("unknown claim action {other}"),
     };
-    assert!(expected.contains(&tiles.len()), "{action} with {} tiles", tiles.len());
+    assert!(
+        expected.contains(&tiles.len()),
+        "{action} with {} tiles",
+        tiles.len()
+    );
     if action != "pass" {
         assert!(
             tiles.iter().any(|t| t.index == claimed.index),

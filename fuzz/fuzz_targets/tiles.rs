@@ -13,8 +13,16 @@ fn check_tile(t: Tile) {
     if t.red {
         assert!(t.index < 27 && rank_of(t.index) == 5, "red non-five {t:?}");
     }
-    assert_eq!(parse_tile(&t.to_string()), Ok(t), "tenhou round trip of {t:?}");
-    assert_eq!(parse_tile(&t.mjai_name()), Ok(t), "mjai round trip of {t:?}");
+    assert_eq!(
+        parse_tile(&t.to_string()),
+        Ok(t),
+        "tenhou round trip of {t:?}"
+    );
+    assert_eq!(
+        parse_tile(&t.mjai_name()),
+        Ok(t),
+        "mjai round trip of {t:?}"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
