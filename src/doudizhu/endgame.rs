@@ -425,6 +425,93 @@ fn node_meta(mover: usize, last: Option<(usize, Combo)>) -> u32 {
     m
 }
 
+/// Dense index of a rank's ownership triple (cards of seat 0, 1, 2; at most
+/// four in all), indexed by `c0 + 5 c1 + 25 c2`: 0 only for (0, 0, 0), 34 at
+/// most, so 6 bits.
+const TRIPLE: [u8; 125] = {
+    let mut t = [0u8; 125];
+    let mut next = 0u8;
+    let mut i = 0;
+    while i < 125 {
+        if i % 5 + i / 5 % 5 + i / 25 <= 4 {
+            t[i] = next;
+            next += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Links between chain ranks r and r + 1 (bit r) that a chain inside `h`
+/// could use: every solo chain is part of a run of 5 ranks held, every pair
+/// chain of 3 ranks held twice, every trio chain (plane) of 2 ranks held
+/// three times. (A plane's wings must not be a trio next to it, which also
+/// only involves two adjacent ranks held three times.)
+#[inline]
+fn chain_links(h: Hand) -> u16 {
+    let m1 = h.rank_mask() & CHAIN_RANKS;
+    let m2 = h.ranks_with_at_least(2) & CHAIN_RANKS;
+    let m3 = h.ranks_with_at_least(3) & CHAIN_RANKS;
+    let w5 = m1 & m1 >> 1 & m1 >> 2 & m1 >> 3 & m1 >> 4;
+    let w3 = m2 & m2 >> 1 & m2 >> 2;
+    let w2 = m3 & m3 >> 1;
+    w5 | w5 << 1 | w5 << 2 | w5 << 3 | w3 | w3 << 1 | w2
+}
+
+/// Ranks 3 … A (the ranks chains are made of).
+const CHAIN_RANKS: u16 = 0x0FFF;
+
+/// The per-solve table's key: the position up to renaming the chain ranks.
+///
+/// Which ranks 3 … A the cards are doesn't matter, only their order and
+/// which of them are adjacent *and* could be used by a chain: two positions
+/// whose chain ranks that hold cards map onto each other in order, with the
+/// same owners and counts per rank and the same usable links, have the same
+/// moves up to that renaming (counts, order, chain adjacency, wing rules
+/// are all kept; 2 and the jokers are never renamed), so the same value.
+/// Ranks emptied by play thus stop splitting positions apart: after solo 4
+/// or solo 5 from a hand 45 that nobody else can split, the positions
+/// coincide.
+///
+/// Bits from the bottom: the standing play and mover (16, as [`node_meta`]
+/// with the standing rank renamed), the number `k` of chain ranks holding
+/// cards (4), then per such rank from the highest down its
+/// [`TRIPLE`] (6) and its usable link to the next held rank (1), then 2, the
+/// black and the red joker (6 each): at most 16 + 4 + 84 + 18 = 122 bits,
+/// never 0 (a hand holds a card), and decodable, so distinct forms never
+/// collide.
+fn canonical_key(hands: &[Hand; 3], mover: usize, last: Option<(usize, Combo)>) -> u128 {
+    let b = [hands[0].bits(), hands[1].bits(), hands[2].bits()];
+    let triple = |r: u32| {
+        let c = |x: u64| ((x >> (4 * r)) & 0xF) as usize;
+        TRIPLE[c(b[0]) + 5 * c(b[1]) + 25 * c(b[2])] as u128
+    };
+    let held = (hands[0].rank_mask() | hands[1].rank_mask() | hands[2].rank_mask()) & CHAIN_RANKS;
+    let links = chain_links(hands[0]) | chain_links(hands[1]) | chain_links(hands[2]);
+    let mut key = triple(12) << 12 | triple(13) << 6 | triple(14);
+    let mut m = held;
+    while m != 0 {
+        let r = m.trailing_zeros();
+        key = key << 7 | triple(r) << 1 | (links >> r & 1) as u128;
+        m &= m - 1;
+    }
+    let k = held.count_ones();
+    let mut meta = mover as u32;
+    if let Some((s, c)) = last {
+        // The standing rank becomes the number of held ranks it is at least
+        // as high as: a held rank beats it exactly when its new index is at
+        // least that.
+        let r = c.rank.index() as u32;
+        let renamed = if r < 12 {
+            (held & ((2u16 << r) - 1)).count_ones()
+        } else {
+            k + r - 11
+        };
+        meta |= (s as u32 + 1) << 2 | (c.kind as u32) << 4 | renamed << 8 | (c.length as u32) << 12;
+    }
+    (key << 4 | k as u128) << 16 | meta as u128
+}
+
 fn shared_key(
     hands: &[Hand; 3],
     mover: usize,
@@ -690,10 +777,7 @@ impl<'a> Solver<'a> {
     }
 
     fn local_key(&self, n: &Node) -> Key {
-        Key {
-            code: n.code,
-            meta: node_meta(n.mover, n.last),
-        }
+        Key(canonical_key(&n.hands, n.mover, n.last))
     }
 
     fn shared_key(&self, n: &Node) -> CacheKey {
@@ -957,22 +1041,23 @@ impl<'a> Solver<'a> {
     #[inline]
     fn prefetch_child(&self, n: &Node, score: u64, mv: &Combo) {
         let m = n.mover;
-        let (code, meta) = if mv.is_pass() {
+        let key = if mv.is_pass() {
             let nx = self.next[m];
             let last = match n.last {
                 Some((s, _)) if s == nx => None,
                 l => l,
             };
-            (n.code, node_meta(nx, last))
-        } else if score & 1 == 1 {
-            (n.code - self.encode(m, mv.cards), node_meta(m, None))
+            canonical_key(&n.hands, nx, last)
         } else {
-            (
-                n.code - self.encode(m, mv.cards),
-                node_meta(self.next[m], Some((m, *mv))),
-            )
+            let mut hands = n.hands;
+            hands[m] = hands[m].sub(mv.cards);
+            if score & 1 == 1 {
+                canonical_key(&hands, m, None)
+            } else {
+                canonical_key(&hands, self.next[m], Some((m, *mv)))
+            }
         };
-        self.table.prefetch(&Key { code, meta });
+        self.table.prefetch(&Key(key));
     }
 
     /// Evaluates an ordered move; plays nobody else can beat skip the
@@ -1192,17 +1277,14 @@ impl Drop for Solver<'_> {
 
 // ------------------------------------------------------------ local table
 
-/// A node of the per-solve table: the packed hands and [`node_meta`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Key {
-    code: u64,
-    meta: u32,
-}
+/// A node of the per-solve table: its [`canonical_key`] (< 2^122, never 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Key(u128);
 
 impl Key {
     #[inline]
     fn hash(&self) -> u64 {
-        let mut x = self.code ^ (self.meta as u64).rotate_left(54);
+        let mut x = self.0 as u64 ^ ((self.0 >> 64) as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         x ^= x >> 32;
         x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -1210,17 +1292,19 @@ impl Key {
     }
 }
 
-/// One stored result in 16 bytes: `tag` = meta (16 bits) | occupied << 16 |
-/// win << 17; `work` = nodes the subtree took (saturating).
-#[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    code: u64,
-    tag: u32,
-    work: u32,
-}
+/// One stored result in 16 bytes: the key in bits 0–121, log2 of the nodes
+/// the subtree took (a replacement priority) in bits 122–126, the result in
+/// bit 127; 0 is an empty slot.
+type Slot = u128;
 
-const OCCUPIED: u32 = 1 << 16;
-const WIN: u32 = 1 << 17;
+const KEY_BITS: u128 = (1 << 122) - 1;
+const WORK_SHIFT: u32 = 122;
+const WIN_BIT: u128 = 1 << 127;
+
+#[inline]
+fn slot_work(s: Slot) -> u32 {
+    (s >> WORK_SHIFT) as u32 & 31
+}
 
 const BUCKET: usize = 4;
 
@@ -1240,8 +1324,10 @@ struct Table {
 
 impl Table {
     fn new(slots: usize) -> Table {
+        let mut buckets = Vec::new();
+        resize_advised(&mut buckets, (slots / BUCKET).max(1));
         Table {
-            buckets: vec![Bucket::default(); (slots / BUCKET).max(1)],
+            buckets,
             len: 0,
             frozen: false,
         }
@@ -1271,12 +1357,11 @@ impl Table {
 
     #[inline]
     fn get(&self, key: &Key) -> Option<bool> {
-        let tag = key.meta | OCCUPIED;
         self.buckets[self.bucket(key)]
             .0
             .iter()
-            .find(|s| s.code == key.code && s.tag & !WIN == tag)
-            .map(|s| s.tag & WIN != 0)
+            .find(|&&s| s & KEY_BITS == key.0)
+            .map(|&s| s & WIN_BIT != 0)
     }
 
     fn insert(&mut self, key: Key, win: bool, work: u32) {
@@ -1286,26 +1371,19 @@ impl Table {
         {
             self.grow();
         }
-        let tag = key.meta | OCCUPIED | if win { WIN } else { 0 };
-        self.put(Slot {
-            code: key.code,
-            tag,
-            work,
-        });
+        let log_work = (32 - work.leading_zeros()).min(31) as u128;
+        self.put(key.0 | log_work << WORK_SHIFT | if win { WIN_BIT } else { 0 });
     }
 
     fn put(&mut self, slot: Slot) {
-        let key = Key {
-            code: slot.code,
-            meta: slot.tag & 0xFFFF,
-        };
-        let b = self.bucket(&key);
+        let key = slot & KEY_BITS;
+        let b = self.bucket(&Key(key));
         let bucket = &mut self.buckets[b].0;
         if let Some(s) = bucket
             .iter_mut()
-            .find(|s| s.tag == 0 || (s.code == slot.code && s.tag & 0xFFFF == key.meta))
+            .find(|s| **s == 0 || **s & KEY_BITS == key)
         {
-            if s.tag == 0 {
+            if *s == 0 {
                 self.len += 1;
             }
             *s = slot;
@@ -1313,9 +1391,9 @@ impl Table {
         }
         let victim = bucket
             .iter_mut()
-            .min_by_key(|s| s.work)
+            .min_by_key(|s| slot_work(**s))
             .expect("bucket has slots");
-        if victim.work <= slot.work {
+        if slot_work(*victim) <= slot_work(slot) {
             *victim = slot;
         }
     }
@@ -1326,31 +1404,56 @@ impl Table {
     /// copying it (only the new half is fresh pages).
     fn grow(&mut self) {
         let old_len = self.buckets.len();
-        self.buckets.resize(old_len * 2, Bucket::default());
+        resize_advised(&mut self.buckets, old_len * 2);
         for b in 0..old_len {
             for i in 0..BUCKET {
                 let s = self.buckets[b].0[i];
-                if s.tag == 0 {
+                if s == 0 {
                     continue;
                 }
-                let key = Key {
-                    code: s.code,
-                    meta: s.tag & 0xFFFF,
-                };
-                let nb = self.bucket(&key);
+                let nb = self.bucket(&Key(s & KEY_BITS));
                 if nb != b {
                     debug_assert_eq!(nb, b + old_len);
                     let free = self.buckets[nb]
                         .0
                         .iter_mut()
-                        .find(|t| t.tag == 0)
+                        .find(|t| **t == 0)
                         .expect("a new bucket takes at most one old bucket's entries");
                     *free = s;
-                    self.buckets[b].0[i] = Slot::default();
+                    self.buckets[b].0[i] = 0;
                 }
             }
         }
     }
+}
+
+/// Grows `buckets` to `len` empty buckets, asking the kernel first to back
+/// the new memory with transparent huge pages: probes are random, so with
+/// 4 KiB pages nearly every one also misses the TLB. The advice must come
+/// before the pages are first written. Only a hint; where huge pages are off
+/// or unavailable nothing changes.
+fn resize_advised(buckets: &mut Vec<Bucket>, len: usize) {
+    buckets.reserve_exact(len.saturating_sub(buckets.len()));
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = buckets.as_ptr() as usize;
+        let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+        let first = start.next_multiple_of(PAGE);
+        let last = end / PAGE * PAGE;
+        if last >= first + (2 << 20) {
+            // SAFETY: the range lies inside the allocation and
+            // MADV_HUGEPAGE does not change its contents.
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    buckets.resize(len, Bucket::default());
 }
 
 #[cfg(test)]
