@@ -425,22 +425,23 @@ fn node_meta(mover: usize, last: Option<(usize, Combo)>) -> u32 {
     m
 }
 
-/// Dense index of a rank's ownership triple (cards of seat 0, 1, 2; at most
-/// four in all), indexed by `c0 + 5 c1 + 25 c2`: 0 only for (0, 0, 0), 34 at
-/// most, so 6 bits.
-const TRIPLE: [u8; 125] = {
-    let mut t = [0u8; 125];
-    let mut next = 0u8;
-    let mut i = 0;
-    while i < 125 {
-        if i % 5 + i / 5 % 5 + i / 25 <= 4 {
-            t[i] = next;
-            next += 1;
-        }
-        i += 1;
-    }
-    t
-};
+/// Spreads the low 8 nibbles of `x` into the low nibbles of 8 bytes.
+#[inline]
+fn nibbles_to_bytes(x: u64) -> u64 {
+    let mut t = x & 0xFFFF_FFFF;
+    t = (t | t << 16) & 0x0000_FFFF_0000_FFFF;
+    t = (t | t << 8) & 0x00FF_00FF_00FF_00FF;
+    (t | t << 4) & 0x0F0F_0F0F_0F0F_0F0F
+}
+
+/// Spreads the low 8 bits of `x` into bit 0 of 8 nibbles.
+#[inline]
+fn bits_to_nibbles(x: u64) -> u64 {
+    let mut t = x & 0xFF;
+    t = (t | t << 12) & 0x000F_000F;
+    t = (t | t << 6) & 0x0303_0303;
+    (t | t << 3) & 0x1111_1111
+}
 
 /// Links between chain ranks r and r + 1 (bit r) that a chain inside `h`
 /// could use: every solo chain is part of a run of 5 ranks held, every pair
@@ -474,29 +475,53 @@ const CHAIN_RANKS: u16 = 0x0FFF;
 /// coincide.
 ///
 /// Bits from the bottom: the standing play and mover (16, as [`node_meta`]
-/// with the standing rank renamed), the number `k` of chain ranks holding
-/// cards (4), then per such rank from the highest down its
-/// [`TRIPLE`] (6) and its usable link to the next held rank (1), then 2, the
-/// black and the red joker (6 each): at most 16 + 4 + 84 + 18 = 122 bits,
-/// never 0 (a hand holds a card), and decodable, so distinct forms never
+/// with the standing rank renamed), who holds each joker (2 + 2), the counts
+/// of 2 as `c0 + 5 c1 + 25 c2` (7), then one byte per chain rank holding
+/// cards, from the lowest: its counts likewise (never 0) and in bit 7 its
+/// usable link to the next rank. At most 16 + 4 + 7 + 96 = 123 bits; the
+/// bytes being non-zero, their number is implied, so distinct forms never
 /// collide.
 fn canonical_key(hands: &[Hand; 3], mover: usize, last: Option<(usize, Combo)>) -> u128 {
     let b = [hands[0].bits(), hands[1].bits(), hands[2].bits()];
-    let triple = |r: u32| {
-        let c = |x: u64| ((x >> (4 * r)) & 0xF) as usize;
-        TRIPLE[c(b[0]) + 5 * c(b[1]) + 25 * c(b[2])] as u128
-    };
     let held = (hands[0].rank_mask() | hands[1].rank_mask() | hands[2].rank_mask()) & CHAIN_RANKS;
-    let links = chain_links(hands[0]) | chain_links(hands[1]) | chain_links(hands[2]);
-    let mut key = triple(12) << 12 | triple(13) << 6 | triple(14);
-    let mut m = held;
-    while m != 0 {
-        let r = m.trailing_zeros();
-        key = key << 7 | triple(r) << 1 | (links >> r & 1) as u128;
-        m &= m - 1;
+    let links = (chain_links(hands[0]) | chain_links(hands[1]) | chain_links(hands[2])) as u64;
+    // Per chain rank a byte c0 + 5 c1 + 25 c2 (< 125: no carries between
+    // bytes), ranks 3 … T in `lo`, J … A in `hi`.
+    let lanes = |shift: u32| {
+        nibbles_to_bytes(b[0] >> shift)
+            + 5 * nibbles_to_bytes(b[1] >> shift)
+            + 25 * nibbles_to_bytes(b[2] >> shift)
+    };
+    let lo = lanes(0) | nibbles_to_bytes(bits_to_nibbles(links)) << 7;
+    let hi = (lanes(32) | nibbles_to_bytes(bits_to_nibbles(links >> 8)) << 7) & 0xFFFF_FFFF;
+    // Drop the bytes of empty ranks: below the lowest held one by a shift,
+    // between held ones (highest first) by closing each gap.
+    let low = held.trailing_zeros();
+    let mut chain = if held == 0 {
+        0
+    } else {
+        (lo as u128 | (hi as u128) << 64) >> (8 * low)
+    };
+    let span = (held >> low.min(15)) as u32;
+    let mut gaps = !span & (1u32 << (32 - span.leading_zeros())).wrapping_sub(1);
+    while gaps != 0 {
+        let g = 31 - gaps.leading_zeros();
+        let below = (1u128 << (8 * g)) - 1;
+        chain = chain & below | (chain >> 8) & !below;
+        gaps &= !(1 << g);
     }
+    let count = |r: u32| {
+        (b[0] >> (4 * r) & 0xF) + 5 * (b[1] >> (4 * r) & 0xF) + 25 * (b[2] >> (4 * r) & 0xF)
+    };
+    let owner = |r: u32| {
+        if count(r) == 0 {
+            0
+        } else {
+            1 + (b[1] >> (4 * r) & 1) + 2 * (b[2] >> (4 * r) & 1)
+        }
+    };
     let k = held.count_ones();
-    let mut meta = mover as u32;
+    let mut meta = mover as u64;
     if let Some((s, c)) = last {
         // The standing rank becomes the number of held ranks it is at least
         // as high as: a held rank beats it exactly when its new index is at
@@ -507,9 +532,13 @@ fn canonical_key(hands: &[Hand; 3], mover: usize, last: Option<(usize, Combo)>) 
         } else {
             k + r - 11
         };
-        meta |= (s as u32 + 1) << 2 | (c.kind as u32) << 4 | renamed << 8 | (c.length as u32) << 12;
+        meta |= (s as u64 + 1) << 2
+            | (c.kind as u64) << 4
+            | (renamed as u64) << 8
+            | (c.length as u64) << 12;
     }
-    (key << 4 | k as u128) << 16 | meta as u128
+    let fixed = count(12) << 20 | owner(13) << 18 | owner(14) << 16 | meta;
+    chain << 27 | fixed as u128
 }
 
 fn shared_key(
@@ -567,6 +596,7 @@ pub fn solve_endgame(pos: &Position, stop: &Stop, cache: Option<&TranspositionCa
         code: s.code_of(&pos.hands),
         mover: pos.to_move.index(),
         last: pos.last.map(|(seat, c)| (seat.index(), c)),
+        key: 0,
     };
     let mut sol = s.solve_root(&root);
     sol.elapsed = started.elapsed();
@@ -582,6 +612,8 @@ struct Node {
     code: u64,
     mover: usize,
     last: Option<(usize, Combo)>,
+    /// The [`canonical_key`] when already computed (for the prefetch), else 0.
+    key: u128,
 }
 
 #[inline]
@@ -805,6 +837,7 @@ impl<'a> Solver<'a> {
                 code: n.code,
                 mover: nx,
                 last,
+                key: 0,
             });
         }
         let mut hands = n.hands;
@@ -817,14 +850,22 @@ impl<'a> Solver<'a> {
             code: n.code - self.encode(m, mv.cards),
             mover: nx,
             last: Some((m, *mv)),
+            key: 0,
         })
     }
 
     /// Whether the mover's side wins by playing `mv` (`None`: stopped).
     fn eval_move(&mut self, n: &Node, mv: &Combo, ply: usize) -> Option<bool> {
+        self.eval_move_keyed(n, mv, ply, 0)
+    }
+
+    /// [`Solver::eval_move`] with the child's key if known (else 0).
+    #[inline]
+    fn eval_move_keyed(&mut self, n: &Node, mv: &Combo, ply: usize, key: u128) -> Option<bool> {
         match self.apply(n, mv) {
             None => Some(true),
-            Some(child) => {
+            Some(mut child) => {
+                child.key = key;
                 let v = self.search(&child, ply + 1)?;
                 Some(if landlord_side(child.mover) == landlord_side(n.mover) {
                     v
@@ -932,7 +973,11 @@ impl<'a> Solver<'a> {
         {
             return self.eval_move(n, &Combo::pass(), ply);
         }
-        let key = self.local_key(n);
+        let key = if n.key != 0 {
+            Key(n.key)
+        } else {
+            self.local_key(n)
+        };
         if let Some(v) = self.table.get(&key) {
             return Some(v);
         }
@@ -955,7 +1000,7 @@ impl<'a> Solver<'a> {
         let killer = self.killers[ply].filter(|k| !k.is_pass() && self.is_legal(n, k));
         if let Some(k) = killer {
             let alone = self.nobody_beats(n, &k);
-            match self.eval_scored(n, alone as u64, &k, ply) {
+            match self.eval_scored(n, alone as u64, &k, ply, 0) {
                 None => return None,
                 Some(true) => return Some(self.store(n, key, ply, start, true, Some(k))),
                 Some(false) => {}
@@ -964,19 +1009,21 @@ impl<'a> Solver<'a> {
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         self.ordered_moves(n, ply, &mut moves);
         let ahead = PREFETCH_AHEAD;
-        for &(score, mv) in moves.iter().take(ahead) {
-            self.prefetch_child(n, score, &mv);
+        // Child keys computed for the prefetch, by move index mod 4.
+        let mut keys = [0u128; 4];
+        for (i, &(score, mv)) in moves.iter().take(ahead).enumerate() {
+            keys[i] = self.prefetch_child(n, score, &mv);
         }
         let mut result = Some(false);
         let mut winner = None;
         for (i, &(score, mv)) in moves.iter().enumerate() {
             if let Some(&(s2, m2)) = moves.get(i + ahead) {
-                self.prefetch_child(n, s2, &m2);
+                keys[(i + ahead) % 4] = self.prefetch_child(n, s2, &m2);
             }
             if killer.is_some_and(|k| k.kind == mv.kind && k.cards == mv.cards) {
                 continue;
             }
-            match self.eval_scored(n, score, &mv, ply) {
+            match self.eval_scored(n, score, &mv, ply, keys[i % 4]) {
                 None => {
                     result = None;
                     break;
@@ -1037,9 +1084,10 @@ impl<'a> Solver<'a> {
         })
     }
 
-    /// Starts loading the table bucket of the position after `mv`.
+    /// Starts loading the table bucket of the position after `mv`; returns
+    /// that position's key.
     #[inline]
-    fn prefetch_child(&self, n: &Node, score: u64, mv: &Combo) {
+    fn prefetch_child(&self, n: &Node, score: u64, mv: &Combo) -> u128 {
         let m = n.mover;
         let key = if mv.is_pass() {
             let nx = self.next[m];
@@ -1058,14 +1106,22 @@ impl<'a> Solver<'a> {
             }
         };
         self.table.prefetch(&Key(key));
+        key
     }
 
     /// Evaluates an ordered move; plays nobody else can beat skip the
     /// forced passes (the mover leads again at once).
     #[inline]
-    fn eval_scored(&mut self, n: &Node, score: u64, mv: &Combo, ply: usize) -> Option<bool> {
+    fn eval_scored(
+        &mut self,
+        n: &Node,
+        score: u64,
+        mv: &Combo,
+        ply: usize,
+        key: u128,
+    ) -> Option<bool> {
         if score & 1 == 0 {
-            return self.eval_move(n, mv, ply);
+            return self.eval_move_keyed(n, mv, ply, key);
         }
         let mut hands = n.hands;
         hands[n.mover] = hands[n.mover].sub(mv.cards);
@@ -1077,6 +1133,7 @@ impl<'a> Solver<'a> {
             code: n.code - self.encode(n.mover, mv.cards),
             mover: n.mover,
             last: None,
+            key,
         };
         self.search(&child, ply + 1)
     }
@@ -1277,7 +1334,7 @@ impl Drop for Solver<'_> {
 
 // ------------------------------------------------------------ local table
 
-/// A node of the per-solve table: its [`canonical_key`] (< 2^122, never 0).
+/// A node of the per-solve table: its [`canonical_key`] (< 2^123, never 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Key(u128);
 
@@ -1292,18 +1349,18 @@ impl Key {
     }
 }
 
-/// One stored result in 16 bytes: the key in bits 0–121, log2 of the nodes
-/// the subtree took (a replacement priority) in bits 122–126, the result in
-/// bit 127; 0 is an empty slot.
+/// One stored result in 16 bytes: the key in bits 0–122, half the log2 of
+/// the nodes the subtree took (a replacement priority) in bits 123–126, the
+/// result in bit 127; 0 is an empty slot.
 type Slot = u128;
 
-const KEY_BITS: u128 = (1 << 122) - 1;
-const WORK_SHIFT: u32 = 122;
+const KEY_BITS: u128 = (1 << 123) - 1;
+const WORK_SHIFT: u32 = 123;
 const WIN_BIT: u128 = 1 << 127;
 
 #[inline]
 fn slot_work(s: Slot) -> u32 {
-    (s >> WORK_SHIFT) as u32 & 31
+    (s >> WORK_SHIFT) as u32 & 15
 }
 
 const BUCKET: usize = 4;
@@ -1371,7 +1428,7 @@ impl Table {
         {
             self.grow();
         }
-        let log_work = (32 - work.leading_zeros()).min(31) as u128;
+        let log_work = ((32 - work.leading_zeros()) / 2).min(15) as u128;
         self.put(key.0 | log_work << WORK_SHIFT | if win { WIN_BIT } else { 0 });
     }
 

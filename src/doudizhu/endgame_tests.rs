@@ -578,6 +578,7 @@ fn packed_code_is_exact() {
             code: s.code_of(&p.hands),
             mover: p.to_move.index(),
             last: p.last.map(|(seat, c)| (seat.index(), c)),
+            key: 0,
         };
         for _ in 0..40 {
             let mut moves = Vec::new();
