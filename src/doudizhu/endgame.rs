@@ -19,18 +19,23 @@
 //! An AND/OR search over win/loss for the team of the player to move: a node
 //! is won when one move wins (a move to a teammate's turn keeps the value, a
 //! move to an opponent's turn flips it). Results are exact booleans, so every
-//! finished node is stored in a per-solve transposition table (keyed by the
-//! hands, the mover and the standing play's type/rank/length/seat: the standing
-//! play's kickers never matter). Large subtrees are also written to the shared
-//! [`TranspositionCache`], so successive positions of one endgame hit it.
+//! finished node is stored in a per-solve transposition table. Large
+//! subtrees are also written to the shared [`TranspositionCache`] (keyed by
+//! the full position), so successive positions of one endgame hit it.
 //!
-//! The per-solve table is exact but compact: every hand is a subset of its
-//! root hand, so the three hands pack into one ≤ 54-bit mixed-radix `code`
-//! (per seat and rank just enough bits for the copies held at the root;
-//! playing cards subtracts their code), and a slot is 16 bytes, four to a
-//! cache line. The probe is still the search's main cost (a cache and TLB
-//! miss), so the buckets of the next moves' positions are prefetched while
-//! the current move is searched.
+//! The per-solve table is keyed by the position up to renaming of the chain
+//! ranks ([`canonical_key`]): positions that differ only in which of several
+//! interchangeable cards were played share one entry, which cuts the nodes of
+//! a 13-card duel 3–4×. The key is exact (no hash signatures) and fits in
+//! 123 bits, so a slot is 16 bytes, four to a cache line. The probe is still
+//! a main cost (a cache and TLB miss; the table asks for huge pages), so the
+//! buckets of the next moves' positions are prefetched while the current
+//! move is searched, and their keys are reused by the child's probe.
+//!
+//! Every hand is a subset of its root hand, so the three hands also pack into
+//! one ≤ 54-bit mixed-radix `code` (per seat and rank just enough bits for
+//! the copies held at the root; playing cards subtracts their code), which
+//! indexes the per-seat [`min_plays`] memo.
 //!
 //! Speed comes from
 //! * an exact out-check at every node (the whole hand is one legal play;
@@ -425,6 +430,122 @@ fn node_meta(mover: usize, last: Option<(usize, Combo)>) -> u32 {
     m
 }
 
+/// Spreads the low 8 nibbles of `x` into the low nibbles of 8 bytes.
+#[inline]
+fn nibbles_to_bytes(x: u64) -> u64 {
+    let mut t = x & 0xFFFF_FFFF;
+    t = (t | t << 16) & 0x0000_FFFF_0000_FFFF;
+    t = (t | t << 8) & 0x00FF_00FF_00FF_00FF;
+    (t | t << 4) & 0x0F0F_0F0F_0F0F_0F0F
+}
+
+/// Spreads the low 8 bits of `x` into bit 0 of 8 nibbles.
+#[inline]
+fn bits_to_nibbles(x: u64) -> u64 {
+    let mut t = x & 0xFF;
+    t = (t | t << 12) & 0x000F_000F;
+    t = (t | t << 6) & 0x0303_0303;
+    (t | t << 3) & 0x1111_1111
+}
+
+/// Links between chain ranks r and r + 1 (bit r) that a chain inside `h`
+/// could use: every solo chain is part of a run of 5 ranks held, every pair
+/// chain of 3 ranks held twice, every trio chain (plane) of 2 ranks held
+/// three times. (A plane's wings must not be a trio next to it, which also
+/// only involves two adjacent ranks held three times.)
+#[inline]
+fn chain_links(h: Hand) -> u16 {
+    let m1 = h.rank_mask() & CHAIN_RANKS;
+    let m2 = h.ranks_with_at_least(2) & CHAIN_RANKS;
+    let m3 = h.ranks_with_at_least(3) & CHAIN_RANKS;
+    let w5 = m1 & m1 >> 1 & m1 >> 2 & m1 >> 3 & m1 >> 4;
+    let w3 = m2 & m2 >> 1 & m2 >> 2;
+    let w2 = m3 & m3 >> 1;
+    w5 | w5 << 1 | w5 << 2 | w5 << 3 | w3 | w3 << 1 | w2
+}
+
+/// Ranks 3 … A (the ranks chains are made of).
+const CHAIN_RANKS: u16 = 0x0FFF;
+
+/// The per-solve table's key: the position up to renaming the chain ranks.
+///
+/// Which ranks 3 … A the cards are doesn't matter, only their order and
+/// which of them are adjacent *and* could be used by a chain: two positions
+/// whose chain ranks that hold cards map onto each other in order, with the
+/// same owners and counts per rank and the same usable links, have the same
+/// moves up to that renaming (counts, order, chain adjacency, wing rules
+/// are all kept; 2 and the jokers are never renamed), so the same value.
+/// Ranks emptied by play thus stop splitting positions apart: after solo 4
+/// or solo 5 from a hand 45 that nobody else can split, the positions
+/// coincide.
+///
+/// Bits from the bottom: the standing play and mover (16, as [`node_meta`]
+/// with the standing rank renamed), who holds each joker (2 + 2), the counts
+/// of 2 as `c0 + 5 c1 + 25 c2` (7), then one byte per chain rank holding
+/// cards, from the lowest: its counts likewise (never 0) and in bit 7 its
+/// usable link to the next rank. At most 16 + 4 + 7 + 96 = 123 bits; the
+/// bytes being non-zero, their number is implied, so distinct forms never
+/// collide.
+fn canonical_key(hands: &[Hand; 3], mover: usize, last: Option<(usize, Combo)>) -> u128 {
+    let b = [hands[0].bits(), hands[1].bits(), hands[2].bits()];
+    let held = (hands[0].rank_mask() | hands[1].rank_mask() | hands[2].rank_mask()) & CHAIN_RANKS;
+    let links = (chain_links(hands[0]) | chain_links(hands[1]) | chain_links(hands[2])) as u64;
+    // Per chain rank a byte c0 + 5 c1 + 25 c2 (< 125: no carries between
+    // bytes), ranks 3 … T in `lo`, J … A in `hi`.
+    let lanes = |shift: u32| {
+        nibbles_to_bytes(b[0] >> shift)
+            + 5 * nibbles_to_bytes(b[1] >> shift)
+            + 25 * nibbles_to_bytes(b[2] >> shift)
+    };
+    let lo = lanes(0) | nibbles_to_bytes(bits_to_nibbles(links)) << 7;
+    let hi = (lanes(32) | nibbles_to_bytes(bits_to_nibbles(links >> 8)) << 7) & 0xFFFF_FFFF;
+    // Drop the bytes of empty ranks: below the lowest held one by a shift,
+    // between held ones (highest first) by closing each gap.
+    let low = held.trailing_zeros();
+    let mut chain = if held == 0 {
+        0
+    } else {
+        (lo as u128 | (hi as u128) << 64) >> (8 * low)
+    };
+    let span = (held >> low.min(15)) as u32;
+    let mut gaps = !span & (1u32 << (32 - span.leading_zeros())).wrapping_sub(1);
+    while gaps != 0 {
+        let g = 31 - gaps.leading_zeros();
+        let below = (1u128 << (8 * g)) - 1;
+        chain = chain & below | (chain >> 8) & !below;
+        gaps &= !(1 << g);
+    }
+    let count = |r: u32| {
+        (b[0] >> (4 * r) & 0xF) + 5 * (b[1] >> (4 * r) & 0xF) + 25 * (b[2] >> (4 * r) & 0xF)
+    };
+    let owner = |r: u32| {
+        if count(r) == 0 {
+            0
+        } else {
+            1 + (b[1] >> (4 * r) & 1) + 2 * (b[2] >> (4 * r) & 1)
+        }
+    };
+    let k = held.count_ones();
+    let mut meta = mover as u64;
+    if let Some((s, c)) = last {
+        // The standing rank becomes the number of held ranks it is at least
+        // as high as: a held rank beats it exactly when its new index is at
+        // least that.
+        let r = c.rank.index() as u32;
+        let renamed = if r < 12 {
+            (held & ((2u16 << r) - 1)).count_ones()
+        } else {
+            k + r - 11
+        };
+        meta |= (s as u64 + 1) << 2
+            | (c.kind as u64) << 4
+            | (renamed as u64) << 8
+            | (c.length as u64) << 12;
+    }
+    let fixed = count(12) << 20 | owner(13) << 18 | owner(14) << 16 | meta;
+    chain << 27 | fixed as u128
+}
+
 fn shared_key(
     hands: &[Hand; 3],
     mover: usize,
@@ -480,6 +601,7 @@ pub fn solve_endgame(pos: &Position, stop: &Stop, cache: Option<&TranspositionCa
         code: s.code_of(&pos.hands),
         mover: pos.to_move.index(),
         last: pos.last.map(|(seat, c)| (seat.index(), c)),
+        key: 0,
     };
     let mut sol = s.solve_root(&root);
     sol.elapsed = started.elapsed();
@@ -495,6 +617,8 @@ struct Node {
     code: u64,
     mover: usize,
     last: Option<(usize, Combo)>,
+    /// The [`canonical_key`] when already computed (for the prefetch), else 0.
+    key: u128,
 }
 
 #[inline]
@@ -690,10 +814,7 @@ impl<'a> Solver<'a> {
     }
 
     fn local_key(&self, n: &Node) -> Key {
-        Key {
-            code: n.code,
-            meta: node_meta(n.mover, n.last),
-        }
+        Key(canonical_key(&n.hands, n.mover, n.last))
     }
 
     fn shared_key(&self, n: &Node) -> CacheKey {
@@ -721,6 +842,7 @@ impl<'a> Solver<'a> {
                 code: n.code,
                 mover: nx,
                 last,
+                key: 0,
             });
         }
         let mut hands = n.hands;
@@ -733,14 +855,22 @@ impl<'a> Solver<'a> {
             code: n.code - self.encode(m, mv.cards),
             mover: nx,
             last: Some((m, *mv)),
+            key: 0,
         })
     }
 
     /// Whether the mover's side wins by playing `mv` (`None`: stopped).
     fn eval_move(&mut self, n: &Node, mv: &Combo, ply: usize) -> Option<bool> {
+        self.eval_move_keyed(n, mv, ply, 0)
+    }
+
+    /// [`Solver::eval_move`] with the child's key if known (else 0).
+    #[inline]
+    fn eval_move_keyed(&mut self, n: &Node, mv: &Combo, ply: usize, key: u128) -> Option<bool> {
         match self.apply(n, mv) {
             None => Some(true),
-            Some(child) => {
+            Some(mut child) => {
+                child.key = key;
                 let v = self.search(&child, ply + 1)?;
                 Some(if landlord_side(child.mover) == landlord_side(n.mover) {
                     v
@@ -848,7 +978,11 @@ impl<'a> Solver<'a> {
         {
             return self.eval_move(n, &Combo::pass(), ply);
         }
-        let key = self.local_key(n);
+        let key = if n.key != 0 {
+            Key(n.key)
+        } else {
+            self.local_key(n)
+        };
         if let Some(v) = self.table.get(&key) {
             return Some(v);
         }
@@ -871,7 +1005,7 @@ impl<'a> Solver<'a> {
         let killer = self.killers[ply].filter(|k| !k.is_pass() && self.is_legal(n, k));
         if let Some(k) = killer {
             let alone = self.nobody_beats(n, &k);
-            match self.eval_scored(n, alone as u64, &k, ply) {
+            match self.eval_scored(n, alone as u64, &k, ply, 0) {
                 None => return None,
                 Some(true) => return Some(self.store(n, key, ply, start, true, Some(k))),
                 Some(false) => {}
@@ -880,19 +1014,21 @@ impl<'a> Solver<'a> {
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         self.ordered_moves(n, ply, &mut moves);
         let ahead = PREFETCH_AHEAD;
-        for &(score, mv) in moves.iter().take(ahead) {
-            self.prefetch_child(n, score, &mv);
+        // Child keys computed for the prefetch, by move index mod 4.
+        let mut keys = [0u128; 4];
+        for (i, &(score, mv)) in moves.iter().take(ahead).enumerate() {
+            keys[i] = self.prefetch_child(n, score, &mv);
         }
         let mut result = Some(false);
         let mut winner = None;
         for (i, &(score, mv)) in moves.iter().enumerate() {
             if let Some(&(s2, m2)) = moves.get(i + ahead) {
-                self.prefetch_child(n, s2, &m2);
+                keys[(i + ahead) % 4] = self.prefetch_child(n, s2, &m2);
             }
             if killer.is_some_and(|k| k.kind == mv.kind && k.cards == mv.cards) {
                 continue;
             }
-            match self.eval_scored(n, score, &mv, ply) {
+            match self.eval_scored(n, score, &mv, ply, keys[i % 4]) {
                 None => {
                     result = None;
                     break;
@@ -953,34 +1089,44 @@ impl<'a> Solver<'a> {
         })
     }
 
-    /// Starts loading the table bucket of the position after `mv`.
+    /// Starts loading the table bucket of the position after `mv`; returns
+    /// that position's key.
     #[inline]
-    fn prefetch_child(&self, n: &Node, score: u64, mv: &Combo) {
+    fn prefetch_child(&self, n: &Node, score: u64, mv: &Combo) -> u128 {
         let m = n.mover;
-        let (code, meta) = if mv.is_pass() {
+        let key = if mv.is_pass() {
             let nx = self.next[m];
             let last = match n.last {
                 Some((s, _)) if s == nx => None,
                 l => l,
             };
-            (n.code, node_meta(nx, last))
-        } else if score & 1 == 1 {
-            (n.code - self.encode(m, mv.cards), node_meta(m, None))
+            canonical_key(&n.hands, nx, last)
         } else {
-            (
-                n.code - self.encode(m, mv.cards),
-                node_meta(self.next[m], Some((m, *mv))),
-            )
+            let mut hands = n.hands;
+            hands[m] = hands[m].sub(mv.cards);
+            if score & 1 == 1 {
+                canonical_key(&hands, m, None)
+            } else {
+                canonical_key(&hands, self.next[m], Some((m, *mv)))
+            }
         };
-        self.table.prefetch(&Key { code, meta });
+        self.table.prefetch(&Key(key));
+        key
     }
 
     /// Evaluates an ordered move; plays nobody else can beat skip the
     /// forced passes (the mover leads again at once).
     #[inline]
-    fn eval_scored(&mut self, n: &Node, score: u64, mv: &Combo, ply: usize) -> Option<bool> {
+    fn eval_scored(
+        &mut self,
+        n: &Node,
+        score: u64,
+        mv: &Combo,
+        ply: usize,
+        key: u128,
+    ) -> Option<bool> {
         if score & 1 == 0 {
-            return self.eval_move(n, mv, ply);
+            return self.eval_move_keyed(n, mv, ply, key);
         }
         let mut hands = n.hands;
         hands[n.mover] = hands[n.mover].sub(mv.cards);
@@ -992,6 +1138,7 @@ impl<'a> Solver<'a> {
             code: n.code - self.encode(n.mover, mv.cards),
             mover: n.mover,
             last: None,
+            key,
         };
         self.search(&child, ply + 1)
     }
@@ -1192,17 +1339,14 @@ impl Drop for Solver<'_> {
 
 // ------------------------------------------------------------ local table
 
-/// A node of the per-solve table: the packed hands and [`node_meta`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Key {
-    code: u64,
-    meta: u32,
-}
+/// A node of the per-solve table: its [`canonical_key`] (< 2^123, never 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Key(u128);
 
 impl Key {
     #[inline]
     fn hash(&self) -> u64 {
-        let mut x = self.code ^ (self.meta as u64).rotate_left(54);
+        let mut x = self.0 as u64 ^ ((self.0 >> 64) as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         x ^= x >> 32;
         x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -1210,17 +1354,19 @@ impl Key {
     }
 }
 
-/// One stored result in 16 bytes: `tag` = meta (16 bits) | occupied << 16 |
-/// win << 17; `work` = nodes the subtree took (saturating).
-#[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    code: u64,
-    tag: u32,
-    work: u32,
-}
+/// One stored result in 16 bytes: the key in bits 0–122, half the log2 of
+/// the nodes the subtree took (a replacement priority) in bits 123–126, the
+/// result in bit 127; 0 is an empty slot.
+type Slot = u128;
 
-const OCCUPIED: u32 = 1 << 16;
-const WIN: u32 = 1 << 17;
+const KEY_BITS: u128 = (1 << 123) - 1;
+const WORK_SHIFT: u32 = 123;
+const WIN_BIT: u128 = 1 << 127;
+
+#[inline]
+fn slot_work(s: Slot) -> u32 {
+    (s >> WORK_SHIFT) as u32 & 15
+}
 
 const BUCKET: usize = 4;
 
@@ -1240,8 +1386,10 @@ struct Table {
 
 impl Table {
     fn new(slots: usize) -> Table {
+        let mut buckets = Vec::new();
+        resize_advised(&mut buckets, (slots / BUCKET).max(1));
         Table {
-            buckets: vec![Bucket::default(); (slots / BUCKET).max(1)],
+            buckets,
             len: 0,
             frozen: false,
         }
@@ -1271,12 +1419,11 @@ impl Table {
 
     #[inline]
     fn get(&self, key: &Key) -> Option<bool> {
-        let tag = key.meta | OCCUPIED;
         self.buckets[self.bucket(key)]
             .0
             .iter()
-            .find(|s| s.code == key.code && s.tag & !WIN == tag)
-            .map(|s| s.tag & WIN != 0)
+            .find(|&&s| s & KEY_BITS == key.0)
+            .map(|&s| s & WIN_BIT != 0)
     }
 
     fn insert(&mut self, key: Key, win: bool, work: u32) {
@@ -1286,26 +1433,19 @@ impl Table {
         {
             self.grow();
         }
-        let tag = key.meta | OCCUPIED | if win { WIN } else { 0 };
-        self.put(Slot {
-            code: key.code,
-            tag,
-            work,
-        });
+        let log_work = ((32 - work.leading_zeros()) / 2).min(15) as u128;
+        self.put(key.0 | log_work << WORK_SHIFT | if win { WIN_BIT } else { 0 });
     }
 
     fn put(&mut self, slot: Slot) {
-        let key = Key {
-            code: slot.code,
-            meta: slot.tag & 0xFFFF,
-        };
-        let b = self.bucket(&key);
+        let key = slot & KEY_BITS;
+        let b = self.bucket(&Key(key));
         let bucket = &mut self.buckets[b].0;
         if let Some(s) = bucket
             .iter_mut()
-            .find(|s| s.tag == 0 || (s.code == slot.code && s.tag & 0xFFFF == key.meta))
+            .find(|s| **s == 0 || **s & KEY_BITS == key)
         {
-            if s.tag == 0 {
+            if *s == 0 {
                 self.len += 1;
             }
             *s = slot;
@@ -1313,9 +1453,9 @@ impl Table {
         }
         let victim = bucket
             .iter_mut()
-            .min_by_key(|s| s.work)
+            .min_by_key(|s| slot_work(**s))
             .expect("bucket has slots");
-        if victim.work <= slot.work {
+        if slot_work(*victim) <= slot_work(slot) {
             *victim = slot;
         }
     }
@@ -1326,31 +1466,56 @@ impl Table {
     /// copying it (only the new half is fresh pages).
     fn grow(&mut self) {
         let old_len = self.buckets.len();
-        self.buckets.resize(old_len * 2, Bucket::default());
+        resize_advised(&mut self.buckets, old_len * 2);
         for b in 0..old_len {
             for i in 0..BUCKET {
                 let s = self.buckets[b].0[i];
-                if s.tag == 0 {
+                if s == 0 {
                     continue;
                 }
-                let key = Key {
-                    code: s.code,
-                    meta: s.tag & 0xFFFF,
-                };
-                let nb = self.bucket(&key);
+                let nb = self.bucket(&Key(s & KEY_BITS));
                 if nb != b {
                     debug_assert_eq!(nb, b + old_len);
                     let free = self.buckets[nb]
                         .0
                         .iter_mut()
-                        .find(|t| t.tag == 0)
+                        .find(|t| **t == 0)
                         .expect("a new bucket takes at most one old bucket's entries");
                     *free = s;
-                    self.buckets[b].0[i] = Slot::default();
+                    self.buckets[b].0[i] = 0;
                 }
             }
         }
     }
+}
+
+/// Grows `buckets` to `len` empty buckets, asking the kernel first to back
+/// the new memory with transparent huge pages: probes are random, so with
+/// 4 KiB pages nearly every one also misses the TLB. The advice must come
+/// before the pages are first written. Only a hint; where huge pages are off
+/// or unavailable nothing changes.
+fn resize_advised(buckets: &mut Vec<Bucket>, len: usize) {
+    buckets.reserve_exact(len.saturating_sub(buckets.len()));
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = buckets.as_ptr() as usize;
+        let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+        let first = start.next_multiple_of(PAGE);
+        let last = end / PAGE * PAGE;
+        if last >= first + (2 << 20) {
+            // SAFETY: the range lies inside the allocation and
+            // MADV_HUGEPAGE does not change its contents.
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    buckets.resize(len, Bucket::default());
 }
 
 #[cfg(test)]
