@@ -349,7 +349,10 @@ fn dealer_deals_consistently_with_what_is_known() {
         assert_eq!(d[0].len(), 19);
         assert_eq!(d[2].len(), 17);
         assert_eq!(d[0].add(d[2]), st.unseen);
-        assert!(d[0].contains(st.landlord_known), "the landlord keeps its bottom cards");
+        assert!(
+            d[0].contains(st.landlord_known),
+            "the landlord keeps its bottom cards"
+        );
     }
 }
 
@@ -392,7 +395,10 @@ fn playouts_are_legal_and_end() {
         assert!(ended);
         assert_eq!(Playout::new(hands, &r).run(Seat::Landlord, None), {
             // `run` plays the same policy: same winner as the loop above.
-            Seat::ALL.into_iter().find(|s| p.hands[s.index()].is_empty()).unwrap()
+            Seat::ALL
+                .into_iter()
+                .find(|s| p.hands[s.index()].is_empty())
+                .unwrap()
         });
     }
 }
@@ -435,7 +441,10 @@ fn peasant_rollouts_decide_and_reproduce() {
     let b = choose_play(&st, &Stop::never(), 9, None);
     assert!(a.reason.starts_with("rollout"), "{a}");
     assert!(a.deals > 0 && a.evaluation.is_some());
-    assert_eq!((a.play, a.deals, a.evaluation), (b.play, b.deals, b.evaluation));
+    assert_eq!(
+        (a.play, a.deals, a.evaluation),
+        (b.play, b.deals, b.evaluation)
+    );
 }
 
 #[test]
