@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example ddz_arena -- --deals 2000 --seed 1 --opponent rule
-//!     [--budget-ms 200] [--verbose]
+//!     [--budget-ms 200] [--verbose] [--landlord-only]
 //! ```
 //!
 //! Each deal is played twice: the bot as landlord against two copies of the
@@ -26,6 +26,11 @@
 //! landlord side wins or loses 2 points (1 per peasant), doubled per bomb or
 //! rocket played. Also the bot's decision time (median, p99, max), measured
 //! single-threaded.
+//!
+//! Bid calibration: the landlord games are also tallied by the bid strength
+//! ([`gamebot::doudizhu::bid::strength`]) of the landlord's 17 dealt cards
+//! (before the bottom cards), giving the bot's landlord win rate per strength
+//! band. `--landlord-only` skips the peasant games for that purpose.
 
 use std::time::{Duration, Instant};
 
@@ -48,6 +53,7 @@ struct Args {
     opponent: Opp,
     budget_ms: u64,
     verbose: bool,
+    landlord_only: bool,
 }
 
 fn parse_args() -> Args {
@@ -57,6 +63,7 @@ fn parse_args() -> Args {
         opponent: Opp::Rule,
         budget_ms: 200,
         verbose: false,
+        landlord_only: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -76,6 +83,11 @@ fn parse_args() -> Args {
             }
             "--verbose" => {
                 a.verbose = true;
+                i += 1;
+                continue;
+            }
+            "--landlord-only" => {
+                a.landlord_only = true;
                 i += 1;
                 continue;
             }
@@ -443,6 +455,8 @@ fn main() {
     };
     let mut as_landlord = RoleStats::default();
     let mut as_peasants = RoleStats::default();
+    // Bid strength (clamped to 2..=20) -> (landlord games, landlord wins).
+    let mut by_strength: std::collections::BTreeMap<i32, (usize, usize)> = Default::default();
     let started = Instant::now();
     for d in 0..args.deals {
         let (hands, bottom) = deal(&mut deal_rng);
@@ -462,6 +476,13 @@ fn main() {
         let mult = f64::from(1u32 << o.bombs.min(20));
         let pts = 2.0 * mult;
         as_landlord.add(o.landlord_won, if o.landlord_won { pts } else { -pts });
+        let (strength, _) = gamebot::doudizhu::bid::strength(hands[0].sub(bottom), &rules);
+        let band = by_strength.entry(strength.clamp(2, 20)).or_insert((0, 0));
+        band.0 += 1;
+        band.1 += usize::from(o.landlord_won);
+        if args.landlord_only {
+            continue;
+        }
         let o = play_game(
             hands,
             bottom,
@@ -498,6 +519,9 @@ fn main() {
     );
     println!("role      | games | WP    | WP 95% CI       | ADP    | ADP 95% CI");
     for (name, s) in [("landlord", &as_landlord), ("peasants", &as_peasants)] {
+        if s.n == 0 {
+            continue;
+        }
         let (p, lo, hi) = s.wilson();
         let (m, h) = s.adp();
         println!(
@@ -521,6 +545,14 @@ fn main() {
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     println!("reasons: {}", reasons.join(" "));
+    let bands: Vec<String> = by_strength
+        .iter()
+        .map(|(s, (n, w))| format!("{s}:{w}/{n}"))
+        .collect();
+    println!(
+        "landlord wins by bid strength of the 17 dealt cards (strength:wins/games, clamped to 2..20): {}",
+        bands.join(" ")
+    );
 }
 
 #[allow(dead_code)]

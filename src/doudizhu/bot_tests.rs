@@ -292,9 +292,11 @@ fn self_play_is_legal_and_reproducible() {
             }
             assert!(hands[i].contains(d.play.cards));
             if st.counts.iter().sum::<usize>() > 40 {
-                // Heuristic decisions are exactly reproducible.
-                let again = choose_play(&st, &Stop::after(Duration::from_millis(20)), game, None);
-                assert_eq!(again.play, d.play);
+                // Without a deadline (only the work caps) a decision is
+                // exactly reproducible, rollouts included.
+                let a = choose_play(&st, &Stop::never(), game, None);
+                let b = choose_play(&st, &Stop::never(), game, None);
+                assert_eq!((a.play, a.reason, a.deals), (b.play, b.reason, b.deals));
             }
             hands[i] = hands[i].sub(d.play.cards);
             history.push(d.play.cards);
@@ -308,6 +310,141 @@ fn self_play_is_legal_and_reproducible() {
             "game {game} did not end"
         );
     }
+}
+
+fn random_deal(rng: &mut SplitMix64) -> ([Hand; 3], Hand) {
+    let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
+    rng.shuffle(&mut deck);
+    let mut hands = [Hand::EMPTY; 3];
+    for (k, c) in deck.iter().enumerate().take(51) {
+        hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
+    }
+    let mut bottom = Hand::EMPTY;
+    for c in &deck[51..] {
+        bottom = bottom.add(Hand::of(*c, 1));
+    }
+    hands[0] = hands[0].add(bottom);
+    (hands, bottom)
+}
+
+#[test]
+fn dealer_deals_consistently_with_what_is_known() {
+    let mut rng = SplitMix64::new(3);
+    let (hands, bottom) = random_deal(&mut rng);
+    // The landlord leads its lowest card; Down decides next.
+    let low = hands[0].lowest().unwrap();
+    let history = vec![Hand::of(low, 1)];
+    let st = GameState::from_history(
+        Seat::LandlordDown,
+        hands[1],
+        &history,
+        Some(bottom),
+        rules(),
+    )
+    .unwrap();
+    let mut dealer = Dealer::new(&st).unwrap();
+    for _ in 0..50 {
+        let d = dealer.deal(&mut rng);
+        assert_eq!(d[1], hands[1]);
+        assert_eq!(d[0].len(), 19);
+        assert_eq!(d[2].len(), 17);
+        assert_eq!(d[0].add(d[2]), st.unseen);
+        assert!(
+            d[0].contains(st.landlord_known),
+            "the landlord keeps its bottom cards"
+        );
+    }
+}
+
+/// Whole playouts from random deals end with someone out, every play legal.
+#[test]
+fn playouts_are_legal_and_end() {
+    let r = rules();
+    let mut rng = SplitMix64::new(11);
+    for _ in 0..30 {
+        let (hands, _) = random_deal(&mut rng);
+        let mut p = Playout::new(hands, &r);
+        let (mut seat, mut last): (Seat, Option<(Seat, Combo)>) = (Seat::Landlord, None);
+        let mut ended = false;
+        for _ in 0..300 {
+            let m = p.choose(seat, last);
+            let i = seat.index();
+            match last {
+                None => assert!(!m.is_pass(), "a playout passed on a lead"),
+                Some((_, s)) => assert!(m.is_pass() || beats(&m, &s), "{m} on {s}"),
+            }
+            assert!(p.hands[i].contains(m.cards));
+            if !m.is_pass() {
+                p.apply(i, &m);
+                if let Some(g) = &p.groups[i] {
+                    // The kept split still partitions the hand.
+                    let sum = g.iter().fold(Hand::EMPTY, |a, c| a.add(c.cards));
+                    assert_eq!(sum, p.hands[i]);
+                }
+                if p.hands[i].is_empty() {
+                    ended = true;
+                    break;
+                }
+                last = Some((seat, m));
+            }
+            seat = seat.next();
+            if last.is_some_and(|(by, _)| by == seat) {
+                last = None;
+            }
+        }
+        assert!(ended);
+        assert_eq!(Playout::new(hands, &r).run(Seat::Landlord, None), {
+            // `run` plays the same policy: same winner as the loop above.
+            Seat::ALL
+                .into_iter()
+                .find(|s| p.hands[s.index()].is_empty())
+                .unwrap()
+        });
+    }
+}
+
+#[test]
+fn rollout_candidates_start_with_the_heuristic_and_are_legal() {
+    // A peasant following a landlord solo: the pass must be among them.
+    let st = state(
+        Seat::LandlordDown,
+        "3456789TTJQK2",
+        [15, 0, 17],
+        "33444555666777888999JJQQKKAAA22BR",
+        Some((Seat::Landlord, "8")),
+    );
+    let mut moves = legal_moves(st.hand, Some(&st.last.unwrap().1), &st.rules);
+    moves.push(Combo::pass());
+    let heur = moves[0];
+    let c = rollout_candidates(&st, &moves, heur);
+    assert_eq!(c[0], heur);
+    assert!(c.len() <= ROLLOUT_CANDIDATES && c.len() >= 2);
+    assert!(c.contains(&Combo::pass()));
+    assert!(c.iter().all(|m| moves.contains(m)));
+}
+
+#[test]
+fn peasant_rollouts_decide_and_reproduce() {
+    let mut rng = SplitMix64::new(5);
+    let (hands, bottom) = random_deal(&mut rng);
+    let low = hands[0].lowest().unwrap();
+    let history = vec![Hand::of(low, 1)];
+    let st = GameState::from_history(
+        Seat::LandlordDown,
+        hands[1],
+        &history,
+        Some(bottom),
+        rules(),
+    )
+    .unwrap();
+    let a = choose_play(&st, &Stop::never(), 9, None);
+    let b = choose_play(&st, &Stop::never(), 9, None);
+    assert!(a.reason.starts_with("rollout"), "{a}");
+    assert!(a.deals > 0 && a.evaluation.is_some());
+    assert_eq!(
+        (a.play, a.deals, a.evaluation),
+        (b.play, b.deals, b.evaluation)
+    );
 }
 
 #[test]
