@@ -4,6 +4,7 @@
 //! ephemeral 127.0.0.1 port.
 
 mod binary;
+mod brain;
 mod doudizhu;
 mod errors;
 mod mahjong;
