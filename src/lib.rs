@@ -6,6 +6,7 @@
 pub mod cache;
 pub mod config;
 pub mod doudizhu;
+pub mod gomoku;
 pub mod http;
 pub mod mahjong;
 pub mod pool;
