@@ -703,4 +703,133 @@ mod tests {
         assert_eq!(tt_mib_for(1 << 40), DEFAULT_TT_MIB);
         assert_eq!(tt_mib_for(1000), 1);
     }
+
+    fn brain() -> Brain {
+        let mut b = Brain::new().with_limits(Limits {
+            max_depth: Some(2),
+            max_nodes: Some(5_000),
+        });
+        b.handle_line("INFO max_memory 16777216");
+        b
+    }
+
+    fn point_of(replies: &[String]) -> Point {
+        let last = replies.last().expect("a reply");
+        parse_pair(last).unwrap_or_else(|| panic!("not a move: {replies:?}"))
+    }
+
+    #[test]
+    fn a_game_through_the_state_machine() {
+        let mut b = brain();
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        let first = point_of(&b.handle_line("BEGIN"));
+        assert_eq!(b.board().unwrap().moves(), [first]);
+        let reply = if first == (0, 0) { (1, 1) } else { (0, 0) };
+        let second = point_of(&b.handle_line(&format!("TURN {},{}", reply.0, reply.1)));
+        assert_eq!(b.board().unwrap().moves(), [first, reply, second]);
+        assert_eq!(
+            b.handle_line(&format!("TAKEBACK {},{}", second.0, second.1)),
+            ["OK"]
+        );
+        assert_eq!(
+            b.handle_line(&format!("TAKEBACK {},{}", reply.0, reply.1)),
+            ["OK"]
+        );
+        assert_eq!(b.board().unwrap().moves(), [first]);
+        // PLAY: the manager dictates the brain's own move.
+        assert_eq!(b.handle_line("PLAY 3,3"), ["3,3"]);
+        assert_eq!(b.board().unwrap().moves(), [first, (3, 3)]);
+        assert!(b.handle_line("PLAY 3,3")[0].starts_with("ERROR"));
+        assert!(b.handle_line("").is_empty());
+        assert!(b.handle_line("INFO game_type 1").is_empty());
+        assert!(!b.finished());
+        assert!(b.handle_line("END").is_empty());
+        assert!(b.finished());
+    }
+
+    #[test]
+    fn board_blocks_set_colours_by_stone_counts() {
+        let mut b = brain();
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        // Equal counts: the brain is black, to move.
+        for line in ["BOARD", "7,7,1", "8,8,2"] {
+            assert!(b.handle_line(line).is_empty());
+        }
+        let p = point_of(&b.handle_line("DONE"));
+        let board = b.board().unwrap();
+        assert_eq!(board.moves(), [(7, 7), (8, 8), p]);
+        assert_eq!(board.stone((7, 7)), Some(gomoku::Stone::Black));
+        // One more opponent stone: the opponent is black.
+        for line in ["BOARD", "7,7,2", "8,8,1", "6,6,2"] {
+            assert!(b.handle_line(line).is_empty());
+        }
+        let p = point_of(&b.handle_line("done"));
+        let board = b.board().unwrap();
+        assert_eq!(board.moves(), [(7, 7), (8, 8), (6, 6), p]);
+        assert_eq!(board.stone(p), Some(gomoku::Stone::White));
+        // An empty block: the brain opens.
+        assert!(b.handle_line("BOARD").is_empty());
+        let p = point_of(&b.handle_line("DONE"));
+        assert_eq!(b.board().unwrap().moves(), [p]);
+    }
+
+    #[test]
+    fn info_sets_clock_rule_and_memory() {
+        let mut b = brain();
+        for line in [
+            "INFO timeout_turn 1000",
+            "INFO timeout_match 90000",
+            "INFO time_left 45000",
+            "INFO rule 4",
+            "INFO evaluate 3,3",
+            "INFO unheard_of 7",
+            "INFO timeout_turn -5",
+        ] {
+            assert!(b.handle_line(line).is_empty(), "{line}");
+        }
+        assert_eq!(
+            b.clock(),
+            Clock {
+                timeout_turn: 1000,
+                timeout_match: 90000,
+                time_left: Some(45000)
+            }
+        );
+        assert_eq!(b.rule(), Rule::Renju);
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        assert_eq!(b.board().unwrap().rule(), Rule::Renju);
+        // A rule change mid-game replays the stones under the new rule.
+        assert_eq!(b.handle_line("PLAY 7,7"), ["7,7"]);
+        b.handle_line("INFO rule 1");
+        assert_eq!(b.board().unwrap().rule(), Rule::Standard);
+        assert_eq!(b.board().unwrap().moves(), [(7, 7)]);
+    }
+
+    #[test]
+    fn impossible_requests_answer_error() {
+        let mut b = brain();
+        for line in ["BEGIN", "TURN 1,1", "RESTART", "TAKEBACK 1,1", "PLAY 1,1"] {
+            assert!(b.handle_line(line)[0].starts_with("ERROR"), "{line}");
+        }
+        assert!(b.handle_line("BOARD").is_empty());
+        assert!(
+            b.handle_line("DONE")[0].starts_with("ERROR"),
+            "BOARD before START"
+        );
+        assert!(b.handle_line("RECTSTART 15,20")[0].starts_with("ERROR"));
+        assert!(b.handle_line("START 30")[0].starts_with("ERROR"));
+        assert_eq!(b.handle_line("START 5"), ["OK"]);
+        assert!(b.handle_line("TURN 5,0")[0].starts_with("ERROR"));
+        assert!(b.handle_line("WHAT")[0].starts_with("UNKNOWN"));
+        // A five already on the board: nothing to play.
+        for line in [
+            "BOARD", "0,0,2", "0,1,1", "1,0,2", "1,1,1", "2,0,2", "2,1,1",
+        ] {
+            b.handle_line(line);
+        }
+        for line in ["3,0,2", "3,1,1", "4,0,2"] {
+            b.handle_line(line);
+        }
+        assert!(b.handle_line("DONE")[0].starts_with("ERROR"));
+    }
 }

@@ -259,7 +259,11 @@ fn renju_from_info_rule_is_respected() {
     let own = [(5, 7), (6, 7), (7, 5), (7, 6)];
     let opponent = [(0, 0), (14, 0), (0, 14), (14, 14)];
     let p = answer_to_board(&mut brain, &own, &opponent);
-    let moves: Vec<Point> = own.iter().zip(&opponent).flat_map(|(&b, &w)| [b, w]).collect();
+    let moves: Vec<Point> = own
+        .iter()
+        .zip(&opponent)
+        .flat_map(|(&b, &w)| [b, w])
+        .collect();
     let board = Board::from_moves(15, Rule::Renju, &moves).unwrap();
     assert!(board.is_forbidden((7, 7)), "the test's premise");
     assert!(

@@ -7,6 +7,7 @@ mod binary;
 mod brain;
 mod doudizhu;
 mod errors;
+mod gomoku;
 mod mahjong;
 mod observability;
 mod openapi;
