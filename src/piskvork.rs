@@ -369,6 +369,8 @@ impl Brain {
             Ok(board) => {
                 self.size = Some(size);
                 self.board = Some(board);
+                // Allocating the table takes a while: do it now, not on the clock of a move.
+                self.ensure_engine();
                 if let Some((engine, _)) = &mut self.engine {
                     engine.clear();
                 }
@@ -379,6 +381,18 @@ impl Brain {
                 gomoku::MIN_SIZE,
                 gomoku::MAX_SIZE
             )),
+        }
+    }
+
+    /// The engine is built once and kept (with its table) between moves;
+    /// rebuilt only when INFO max_memory changed the table size.
+    fn ensure_engine(&mut self) {
+        if self
+            .engine
+            .as_ref()
+            .is_none_or(|(_, mib)| *mib != self.tt_mib)
+        {
+            self.engine = Some((Engine::new(self.tt_mib), self.tt_mib));
         }
     }
 
@@ -444,6 +458,7 @@ impl Brain {
 
     /// Searches the current position, plays the answer and returns it.
     fn think(&mut self, received: Instant) -> Vec<String> {
+        self.ensure_engine();
         let Some(board) = &self.board else {
             return vec![error("no game: START first")];
         };
@@ -452,15 +467,6 @@ impl Brain {
         }
         if board.is_full() {
             return vec![error("the board is full")];
-        }
-        // Rebuilt only when INFO max_memory changed the table size; kept
-        // (with its table) between moves otherwise.
-        if self
-            .engine
-            .as_ref()
-            .is_none_or(|(_, mib)| *mib != self.tt_mib)
-        {
-            self.engine = Some((Engine::new(self.tt_mib), self.tt_mib));
         }
         let Some((engine, _)) = &mut self.engine else {
             return vec![error("no engine")];
