@@ -182,6 +182,7 @@ impl Engine {
             pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             bufs: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            vcf_tail: 0,
         };
         s.root(limits)
     }
@@ -223,6 +224,9 @@ struct Searcher<'a> {
     pv: Vec<[u16; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     bufs: Vec<Vec<(u16, i32)>>,
+    /// Plies after the end of the last VCF line found: 0 when it ends with a five, 2 when
+    /// it ends with a threat the defender can't meet (straight four, forbidden block).
+    vcf_tail: i32,
 }
 
 impl Searcher<'_> {
@@ -519,6 +523,7 @@ impl Searcher<'_> {
         }
         let found = if win != NO_MOVE {
             self.set_pv(ply, win);
+            self.vcf_tail = 0;
             true
         } else if opp_fives > 1 {
             false
@@ -536,9 +541,8 @@ impl Searcher<'_> {
                 .iter()
                 .find(|&&(c, _)| opp_fives == 0 && self.b.info(c as usize, s).flags & FL_OPEN4 != 0)
             {
-                self.pv[ply][ply] = c;
-                self.pv[ply][ply + 1] = NO_MOVE;
-                self.pv_len[ply] = ply + 1;
+                self.set_pv(ply, c);
+                self.vcf_tail = 2;
                 found = true;
             } else if depth > 0 {
                 for &(c, _) in fours.iter() {
@@ -567,8 +571,8 @@ impl Searcher<'_> {
         if let Some(blk) = block {
             if self.b.forbidden_for(blk, 1 - s) {
                 // the defender can't take the point: the five comes next move
-                self.pv[ply + 1][ply + 1] = blk as u16;
-                self.pv_len[ply + 1] = ply + 2;
+                self.pv_len[ply + 1] = ply + 1;
+                self.vcf_tail = 2;
                 won = true;
             } else {
                 self.b.play_idx(blk);
@@ -708,7 +712,7 @@ impl Searcher<'_> {
             let hit_budget = self.aborted && self.nodes >= budget && budget < saved;
             if found {
                 let pv: Vec<u16> = self.pv[0][..self.pv_len[0]].to_vec();
-                let eval = WIN_SCORE - (pv.len() as i32 - 1);
+                let eval = WIN_SCORE - (pv.len() as i32 - 1) - self.vcf_tail;
                 return self.result(pv[0], eval, 1, &pv);
             }
             if self.aborted && !hit_budget {
