@@ -408,6 +408,8 @@ struct Args {
     rule: Rule,
     opening_stones: usize,
     max_nodes: Option<u64>,
+    /// Instead of the arena: random games checking referee and engine agree.
+    check_rules: Option<usize>,
     verbose: bool,
 }
 
@@ -420,6 +422,7 @@ fn parse_args() -> Args {
         rule: Rule::Freestyle,
         opening_stones: 3,
         max_nodes: None,
+        check_rules: None,
         verbose: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -433,6 +436,7 @@ fn parse_args() -> Args {
             "--size" => a.size = val(i).parse().expect("--size N"),
             "--opening-stones" => a.opening_stones = val(i).parse().expect("--opening-stones N"),
             "--max-nodes" => a.max_nodes = Some(val(i).parse().expect("--max-nodes N")),
+            "--check-rules" => a.check_rules = Some(val(i).parse().expect("--check-rules GAMES")),
             "--rule" => {
                 a.rule = match val(i).as_str() {
                     "freestyle" => Rule::Freestyle,
@@ -589,8 +593,95 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[i]
 }
 
+/// Plays `games` random games (moves drawn from the central 9×9 first, so
+/// lines get crowded and renju shapes appear) and, before every move, asks
+/// the referee and the engine's board about every empty point: may the side
+/// to move play there, and does the move win? Returns the disagreements and
+/// the numbers of points compared and of points the referee forbade.
+fn cross_check(seed: u64, games: usize, n: usize, rule: Rule) -> (Vec<String>, u64, u64) {
+    let mut rng = Rng(seed);
+    let mut disagreements = Vec::new();
+    let mut compared = 0u64;
+    let mut forbidden = 0u64;
+    let span = 9.min(n);
+    let lo = (n - span) / 2;
+    for _ in 0..games {
+        let mut grid = Grid::new(n);
+        let mut board = Board::new(n, rule).expect("size checked");
+        let mut colour = Colour::Black;
+        loop {
+            let mut playable = Vec::new();
+            for y in 0..n {
+                for x in 0..n {
+                    let (xi, yi) = (x as isize, y as isize);
+                    if !grid.is_empty(xi, yi) {
+                        continue;
+                    }
+                    let verdict = grid.try_move(xi, yi, colour, rule);
+                    compared += 1;
+                    let referee_legal = verdict != Verdict::Forbidden;
+                    forbidden += u64::from(!referee_legal);
+                    if referee_legal != board.is_legal((x, y)) {
+                        disagreements.push(format!(
+                            "{colour:?} at ({x}, {y}): referee {verdict:?}, engine legal {} after {:?}",
+                            board.is_legal((x, y)),
+                            board.moves()
+                        ));
+                    }
+                    if referee_legal {
+                        let central = (lo..lo + span).contains(&x) && (lo..lo + span).contains(&y);
+                        playable.push(((x, y), verdict, central));
+                    }
+                }
+            }
+            let central: Vec<_> = playable.iter().filter(|c| c.2).copied().collect();
+            let pool = if central.is_empty() {
+                &playable
+            } else {
+                &central
+            };
+            if pool.is_empty() {
+                break;
+            }
+            let (p, verdict, _) = pool[rng.below(pool.len() as u64) as usize];
+            grid.set(p.0 as isize, p.1 as isize, colour as u8);
+            board.play(p);
+            if (verdict == Verdict::Win) != board.winner().is_some() {
+                disagreements.push(format!(
+                    "win at {p:?}: referee {verdict:?}, engine {:?} after {:?}",
+                    board.winner(),
+                    board.moves()
+                ));
+            }
+            if verdict == Verdict::Win || board.winner().is_some() || board.is_full() {
+                break;
+            }
+            colour = colour.other();
+        }
+    }
+    (disagreements, compared, forbidden)
+}
+
 fn main() {
     let args = parse_args();
+    if let Some(games) = args.check_rules {
+        let started = Instant::now();
+        let (disagreements, compared, forbidden) =
+            cross_check(args.seed, games, args.size, args.rule);
+        for d in disagreements.iter().take(20) {
+            println!("{d}");
+        }
+        println!(
+            "rules check: {games} random {:?} games on {}x{}, {compared} points compared \
+             ({forbidden} forbidden), {} disagreements, {:.1} s",
+            args.rule,
+            args.size,
+            args.size,
+            disagreements.len(),
+            started.elapsed().as_secs_f64()
+        );
+        std::process::exit(i32::from(!disagreements.is_empty()));
+    }
     let mut rng = Rng(args.seed);
     let ai = WaysToWin::new(args.size);
     let mut engine = Engine::new(64);
@@ -833,6 +924,16 @@ mod tests {
             ai.choose(&mut g, Colour::White, Rule::Freestyle),
             Some((7, 3))
         );
+    }
+
+    #[test]
+    fn referee_and_engine_agree_on_random_games() {
+        for (seed, rule) in [(1, Rule::Renju), (2, Rule::Standard), (3, Rule::Freestyle)] {
+            let (disagreements, compared, forbidden) = cross_check(seed, 6, 15, rule);
+            assert!(compared > 1000);
+            assert_eq!(forbidden > 0, rule == Rule::Renju, "{rule:?}");
+            assert!(disagreements.is_empty(), "{rule:?}: {disagreements:#?}");
+        }
     }
 
     #[test]

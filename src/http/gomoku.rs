@@ -306,7 +306,10 @@ mod tests {
             (serde_json::json!({"moves": [[7, 7, 7]]}), "/moves/0"),
             (serde_json::json!({"rule": "caro"}), "/rule"),
             (serde_json::json!({"size": -3}), "/size"),
-            (serde_json::json!({"moves": [], "colour": "black"}), "/colour"),
+            (
+                serde_json::json!({"moves": [], "colour": "black"}),
+                "/colour",
+            ),
         ] {
             let e = request(body.clone()).unwrap_err();
             assert_eq!(pointer(e), at, "{body}");

@@ -40,7 +40,9 @@ fn interleave(black: &[Point], white: &[Point]) -> Vec<Point> {
 #[tokio::test]
 async fn answers_a_legal_move_with_its_search_numbers() {
     let moves = [(7, 7), (8, 8), (8, 6), (6, 8)];
-    let r = post(json!({"size": 15, "rule": "freestyle", "moves": as_moves(&moves), "budget_ms": 200})).await;
+    let r =
+        post(json!({"size": 15, "rule": "freestyle", "moves": as_moves(&moves), "budget_ms": 200}))
+            .await;
     assert_eq!(r.status, 200, "{}", r.text());
     let v = r.json();
     let best = point(&v["move"]);
@@ -105,8 +107,14 @@ async fn every_invalid_position_is_a_422_naming_the_field() {
         (json!({"moves": [[7, 7], [8, 8], [7, 7]]}), "/moves/2"),
         (json!({"moves": as_moves(&after_win)}), "/moves/9"),
         (json!({"moves": as_moves(&row_five)}), "/moves"),
-        (json!({"size": 5, "moves": as_moves(&full_board_without_five())}), "/moves"),
-        (json!({"rule": "renju", "moves": as_moves(&double_three)}), "/moves/8"),
+        (
+            json!({"size": 5, "moves": as_moves(&full_board_without_five())}),
+            "/moves",
+        ),
+        (
+            json!({"rule": "renju", "moves": as_moves(&double_three)}),
+            "/moves/8",
+        ),
         (json!({"size": 5, "moves": vec![[0, 0]; 26]}), "/moves"),
         (json!({"moves": [[7, -1]]}), "/moves/0/1"),
         (json!({"moves": [[7, 7, 7]]}), "/moves/0"),
@@ -127,7 +135,8 @@ async fn every_invalid_position_is_a_422_naming_the_field() {
         assert!(!p["errors"][0]["message"].as_str().unwrap().is_empty());
     }
     // The same history is fine where double threes are allowed.
-    let r = post(json!({"rule": "standard", "moves": as_moves(&double_three), "budget_ms": 50})).await;
+    let r =
+        post(json!({"rule": "standard", "moves": as_moves(&double_three), "budget_ms": 50})).await;
     assert_eq!(r.status, 200, "{}", r.text());
     let r = post(json!({"moves": [], "colour": "black"})).await;
     assert_problem(&r, 422);
@@ -179,7 +188,8 @@ async fn never_answers_a_forbidden_point_for_black_under_renju() {
     let board = Board::from_moves(15, Rule::Renju, &moves).unwrap();
     assert!(board.is_forbidden((7, 7)), "the test's premise");
     for budget in [1, 50, 300] {
-        let r = post(json!({"rule": "renju", "moves": as_moves(&moves), "budget_ms": budget})).await;
+        let r =
+            post(json!({"rule": "renju", "moves": as_moves(&moves), "budget_ms": budget})).await;
         assert_eq!(r.status, 200, "{}", r.text());
         let p = point(&r.json()["move"]);
         assert!(board.is_legal(p), "{p:?} at budget {budget}");
@@ -214,7 +224,16 @@ async fn depth_and_node_caps_make_answers_reproducible() {
 
 #[tokio::test]
 async fn the_budget_bounds_the_search() {
-    let moves = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 9), (10, 8), (6, 6)];
+    let moves = [
+        (7, 7),
+        (8, 8),
+        (8, 6),
+        (6, 8),
+        (9, 7),
+        (7, 9),
+        (10, 8),
+        (6, 6),
+    ];
     for budget in [20u64, 150] {
         let started = Instant::now();
         let r = post(json!({"moves": as_moves(&moves), "budget_ms": budget})).await;
