@@ -3,7 +3,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::patterns::{self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, OVER, Tables};
+use super::patterns::{
+    self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, FL_OPEN4, OVER, Tables,
+};
 use super::{MAX_SIZE, MIN_SIZE, Point, PositionError, Rule, Stone};
 
 /// Lines are stored with this many wall bits on each side, so a 5-each-way window never
@@ -102,6 +104,16 @@ fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
     })
 }
 
+/// Both sides' codes for the cell at position `pos` of a line with the given masks.
+#[inline]
+fn window_codes(t: &Tables, exact: [bool; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u8) {
+    // the window is bits pos .. pos + 10, centre at pos + PAD
+    let bw = (b >> pos) as u32 & 0x7FF;
+    let ww = (w >> pos) as u32 & 0x7FF;
+    let wl = (wall >> pos) as u32 & 0x7FF;
+    (t.code(exact[0], bw, ww | wl), t.code(exact[1], ww, bw | wl))
+}
+
 /// A position. Cells are indexed `y * size + x`; side 0 is black, 1 is white.
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -117,8 +129,13 @@ pub struct Board {
     lines: [Vec<u64>; 2],
     /// Per cell and side, the four direction codes packed 4 bits each. Valid for empty cells.
     keys: Vec<[u16; 2]>,
+    /// `tables.cell[keys[c][side]]`, cached.
+    infos: Vec<[CellInfo; 2]>,
     /// Per side, the sum of the cell values of all empty cells.
     value_sum: [i32; 2],
+    /// Per side, how many empty cells complete a five / make a straight four or two fours.
+    fives: [i32; 2],
+    open4s: [i32; 2],
     /// Stones within two king steps.
     near: Vec<u8>,
     hash: u64,
@@ -149,7 +166,10 @@ impl Board {
             cells: vec![0; size * size],
             lines: [vec![0; nlines], vec![0; nlines]],
             keys: vec![[0; 2]; size * size],
+            infos: vec![[CellInfo::default(); 2]; size * size],
             value_sum: [0; 2],
+            fives: [0; 2],
+            open4s: [0; 2],
             near: vec![0; size * size],
             hash: 0,
             history: Vec::with_capacity(size * size),
@@ -161,9 +181,7 @@ impl Board {
             for d in 0..4 {
                 b.refresh(c, d);
             }
-            for s in 0..2 {
-                b.value_sum[s] += b.info(c, s).value as i32;
-            }
+            b.account(c, 1);
         }
         Ok(b)
     }
@@ -321,7 +339,7 @@ impl Board {
     /// Cell value and threat flags of empty cell `c` for `side`.
     #[inline]
     pub(crate) fn info(&self, c: usize, side: usize) -> CellInfo {
-        self.tables.cell[self.keys[c][side] as usize]
+        self.infos[c][side]
     }
 
     /// Direction code of empty cell `c` for `side` in direction `d`.
@@ -335,44 +353,87 @@ impl Board {
         self.value_sum[side]
     }
 
-    /// Recomputes the codes of cell `c` in direction `d` for both sides.
+    /// Empty cells where `side` completes a five.
     #[inline]
+    pub(crate) fn five_count(&self, side: usize) -> i32 {
+        self.fives[side]
+    }
+
+    /// Empty cells where `side` makes a straight four or two fours.
+    #[inline]
+    pub(crate) fn open4_count(&self, side: usize) -> i32 {
+        self.open4s[side]
+    }
+
+    /// Adds (`sign` = 1) or removes (-1) empty cell `c`'s contribution to the sums.
+    #[inline]
+    fn account(&mut self, c: usize, sign: i32) {
+        for s in 0..2 {
+            let info = self.info(c, s);
+            self.value_sum[s] += sign * info.value as i32;
+            self.fives[s] += sign * (info.flags & FL_FIVE != 0) as i32;
+            self.open4s[s] += sign * (info.flags & FL_OPEN4 != 0) as i32;
+        }
+    }
+
+    /// Recomputes the codes of cell `c` in direction `d` for both sides.
     fn refresh(&mut self, c: usize, d: usize) {
         let (line, pos) = self.geo.line_of[c][d];
-        let (line, shift) = (line as usize, pos as u32);
-        let wall = self.geo.wall[line];
-        let b = self.lines[0][line];
-        let w = self.lines[1][line];
-        // the window is bits pos .. pos + 10, centre at pos + PAD
-        let mask = 0x7FF;
-        let bw = (b >> shift) as u32 & mask;
-        let ww = (w >> shift) as u32 & mask;
-        let wl = (wall >> shift) as u32 & mask;
-        let k0 = self.tables.code(self.exact[0], bw, ww | wl);
-        let k1 = self.tables.code(self.exact[1], ww, bw | wl);
+        let line = line as usize;
+        let (b, w, wall) = (
+            self.lines[0][line],
+            self.lines[1][line],
+            self.geo.wall[line],
+        );
+        let (k0, k1) = window_codes(self.tables, self.exact, b, w, wall, pos as u32);
+        self.set_codes(c, d, k0, k1);
+    }
+
+    #[inline]
+    fn set_codes(&mut self, c: usize, d: usize, k0: u8, k1: u8) {
         let m = !(0xFu16 << (4 * d));
         let keys = &mut self.keys[c];
         keys[0] = keys[0] & m | (k0 as u16) << (4 * d);
         keys[1] = keys[1] & m | (k1 as u16) << (4 * d);
+        let cell = &self.tables.cell;
+        self.infos[c] = [cell[keys[0] as usize], cell[keys[1] as usize]];
     }
 
-    /// Refreshes the empty cells in the 5-each-way windows around `c` in all directions.
+    /// Refreshes the empty cells in the windows around `c` in all directions.
     fn refresh_around(&mut self, c: usize) {
+        let geo = Arc::clone(&self.geo);
+        let tables = self.tables;
+        let exact = self.exact;
+        // the "five or more" table never looks five cells out: with no exact side the
+        // cells at distance five keep their codes
+        let reach = if exact[0] || exact[1] { 5 } else { 4 };
         for d in 0..4 {
-            let (line, pos) = self.geo.line_of[c][d];
-            let len = self.geo.line_cells[line as usize].len();
-            let lo = (pos as usize).saturating_sub(5);
-            let hi = (pos as usize + 5).min(len - 1);
-            for k in lo..=hi {
-                let q = self.geo.line_cells[line as usize][k] as usize;
+            let (line, pos) = geo.line_of[c][d];
+            let line = line as usize;
+            let cells = &geo.line_cells[line];
+            let (b, w, wall) = (self.lines[0][line], self.lines[1][line], geo.wall[line]);
+            let lo = (pos as usize).saturating_sub(reach);
+            let hi = (pos as usize + reach).min(cells.len() - 1);
+            let shift = 4 * d;
+            let m = !(0xFu16 << shift);
+            for (k, &q) in cells[lo..=hi].iter().enumerate() {
+                let q = q as usize;
                 if self.cells[q] != 0 {
                     continue;
                 }
-                let old = [self.info(q, 0).value, self.info(q, 1).value];
-                self.refresh(q, d);
-                let new = [self.info(q, 0).value, self.info(q, 1).value];
-                self.value_sum[0] += (new[0] - old[0]) as i32;
-                self.value_sum[1] += (new[1] - old[1]) as i32;
+                let (k0, k1) = window_codes(tables, exact, b, w, wall, (lo + k) as u32);
+                let keys = &mut self.keys[q];
+                keys[0] = keys[0] & m | (k0 as u16) << shift;
+                keys[1] = keys[1] & m | (k1 as u16) << shift;
+                let new = [tables.cell[keys[0] as usize], tables.cell[keys[1] as usize]];
+                let old = std::mem::replace(&mut self.infos[q], new);
+                for s in 0..2 {
+                    self.value_sum[s] += new[s].value as i32 - old[s].value as i32;
+                    self.fives[s] +=
+                        (new[s].flags & FL_FIVE) as i32 - (old[s].flags & FL_FIVE) as i32;
+                    self.open4s[s] += ((new[s].flags & FL_OPEN4) >> 2) as i32
+                        - ((old[s].flags & FL_OPEN4) >> 2) as i32;
+                }
             }
         }
     }
@@ -380,8 +441,7 @@ impl Board {
     pub(crate) fn play_idx(&mut self, c: usize) {
         let s = self.side();
         let five = self.info(c, s).flags & FL_FIVE != 0;
-        self.value_sum[0] -= self.info(c, 0).value as i32;
-        self.value_sum[1] -= self.info(c, 1).value as i32;
+        self.account(c, -1);
         self.cells[c] = s as u8 + 1;
         for d in 0..4 {
             let (line, pos) = self.geo.line_of[c][d];
@@ -410,8 +470,7 @@ impl Board {
         }
         // c itself is refreshed here (it is empty again); its stale values were never
         // in the sums, so count its fresh values once afterwards
-        self.value_sum[0] += self.info(c, 0).value as i32;
-        self.value_sum[1] += self.info(c, 1).value as i32;
+        self.account(c, 1);
         self.refresh_around(c);
         for i in 0..self.geo.near[c].len() {
             let q = self.geo.near[c][i] as usize;
@@ -484,8 +543,7 @@ impl Board {
 
     /// Places a stone without touching history, hash or turn (forbidden-move analysis).
     fn put_raw(&mut self, c: usize, s: usize) {
-        self.value_sum[0] -= self.info(c, 0).value as i32;
-        self.value_sum[1] -= self.info(c, 1).value as i32;
+        self.account(c, -1);
         self.cells[c] = s as u8 + 1;
         for d in 0..4 {
             let (line, pos) = self.geo.line_of[c][d];
@@ -500,8 +558,7 @@ impl Board {
             let (line, pos) = self.geo.line_of[c][d];
             self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
         }
-        self.value_sum[0] += self.info(c, 0).value as i32;
-        self.value_sum[1] += self.info(c, 1).value as i32;
+        self.account(c, 1);
         self.refresh_around(c);
     }
 
@@ -520,7 +577,7 @@ impl Board {
     /// The incremental state that must match a board rebuilt from the same moves:
     /// hash, keys of the empty cells, value sums.
     #[cfg(test)]
-    pub(crate) fn snapshot(&self) -> (u64, Vec<[u16; 2]>, [i32; 2]) {
+    pub(crate) fn snapshot(&self) -> (u64, Vec<[u16; 2]>, [i32; 2], [i32; 2], [i32; 2]) {
         let keys = (0..self.cells.len())
             .map(|c| {
                 if self.cells[c] == 0 {
@@ -530,6 +587,6 @@ impl Board {
                 }
             })
             .collect();
-        (self.hash, keys, self.value_sum)
+        (self.hash, keys, self.value_sum, self.fives, self.open4s)
     }
 }

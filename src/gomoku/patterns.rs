@@ -41,7 +41,7 @@ pub const FL_FIVE: u8 = 1;
 /// The cell makes at least one four.
 pub const FL_FOUR: u8 = 2;
 /// The cell makes a straight four or two fours: a win next move unless the opponent has a five.
-pub const FL_OPEN4: u8 = 4;
+pub const FL_OPEN4: u8 = 4; // (bit 2: the board counts with `>> 2`)
 /// The cell makes at least one open three.
 pub const FL_THREE: u8 = 8;
 /// Four-three or three-three: a win threat that only fours can delay.

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use super::Point;
 use super::board::Board;
-use super::patterns::{FL_FIVE, FL_FOUR, FL_MAYBE_FORBIDDEN, FL_OPEN4, FL_THREE};
+use super::patterns::{FL_DOUBLE, FL_FIVE, FL_FOUR, FL_MAYBE_FORBIDDEN, FL_OPEN4, FL_THREE};
 use crate::pool::Stop;
 
 /// Score of a five made by the side to move right now; a win `n` plies away scores
@@ -17,6 +17,19 @@ const MAX_PLY: usize = 96;
 const NO_MOVE: u16 = u16::MAX;
 /// Longest VCF (in attacker moves) tried at the root.
 const ROOT_VCF_DEPTH: i32 = 14;
+/// Late-move pruning: at non-PV nodes of depth d, quiet moves past `LMP[d]` are skipped.
+const LMP: [usize; 6] = [usize::MAX, 5, 7, 10, 14, 19];
+
+/// Late-move reductions by (depth, move number).
+static LMR: std::sync::LazyLock<[[i32; 64]; 32]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0; 64]; 32];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.8) as i32;
+        }
+    }
+    t
+});
 
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -336,17 +349,62 @@ impl Searcher<'_> {
             return 0;
         }
         let pv_node = beta - alpha > 1;
+        let s = self.b.side();
+        if self.b.five_count(s) > 0 {
+            if pv_node {
+                if let Some(c) = self.find_cell(s, FL_FIVE) {
+                    self.set_pv(ply, c);
+                }
+            }
+            return WIN_SCORE - ply as i32;
+        }
         // mate distance pruning
         alpha = alpha.max(-(WIN_SCORE - ply as i32));
         beta = beta.min(WIN_SCORE - ply as i32);
         if alpha >= beta {
             return alpha;
         }
+        let opp_four = self.b.five_count(1 - s) > 0;
+        if (depth <= 0 || ply + 2 >= MAX_PLY) && !opp_four {
+            if self.b.open4_count(s) > 0 && !self.b.renju_black(s) {
+                return WIN_SCORE - ply as i32 - 2;
+            }
+            return self.evaluate();
+        }
+        let key = self.b.hash();
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            if !pv_node && e.depth as i32 >= depth {
+                let sc = score_from_tt(e.score as i32, ply);
+                let cut = match e.bound {
+                    BOUND_EXACT => true,
+                    BOUND_LOWER => sc >= beta,
+                    _ => sc <= alpha,
+                };
+                if cut {
+                    return sc;
+                }
+            }
+        }
         let mut list = std::mem::take(&mut self.bufs[ply]);
         let outcome = self.generate(&mut list);
-        let result = self.pvs_moves(depth, alpha, beta, ply, pv_node, outcome, &mut list);
+        let result = self.pvs_moves(
+            depth, alpha, beta, ply, pv_node, tt_move, outcome, &mut list,
+        );
         self.bufs[ply] = list;
         result
+    }
+
+    /// First empty cell (near stones) whose flags for `side` include `flag`.
+    fn find_cell(&self, side: usize, flag: u8) -> Option<u16> {
+        (0..self.b.cells_len())
+            .find(|&c| {
+                self.b.is_empty_idx(c)
+                    && self.b.has_neighbour(c)
+                    && self.b.info(c, side).flags & flag != 0
+            })
+            .map(|c| c as u16)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -357,6 +415,7 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
+        tt_move: u16,
         outcome: Outcome,
         list: &mut [(u16, i32)],
     ) -> i32 {
@@ -384,21 +443,6 @@ impl Searcher<'_> {
             return self.evaluate();
         }
         let key = self.b.hash();
-        let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
-            tt_move = e.mv;
-            if !pv_node && e.depth as i32 >= depth {
-                let sc = score_from_tt(e.score as i32, ply);
-                let cut = match e.bound {
-                    BOUND_EXACT => true,
-                    BOUND_LOWER => sc >= beta,
-                    _ => sc <= alpha,
-                };
-                if cut {
-                    return sc;
-                }
-            }
-        }
         let side = self.b.side();
         let cells = self.b.cells_len();
         let k = self.killers[ply];
@@ -419,16 +463,25 @@ impl Searcher<'_> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
+        let restricted = matches!(outcome, Outcome::Moves(true));
         for (i, &(c, _)) in list.iter().enumerate() {
             let ci = c as usize;
-            let threat = self.b.info(ci, side).flags & (FL_FOUR | FL_THREE) != 0;
+            let threat = self.b.info(ci, side).flags & (FL_FOUR | FL_THREE) != 0
+                || self.b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0;
+            let quiet = !forced && !restricted && !threat && c != k[0] && c != k[1];
+            // late quiet moves: skip them near the leaves, search them shallower elsewhere
+            if quiet && !pv_node && depth < LMP.len() as i32 && i >= LMP[depth as usize] {
+                continue;
+            }
             self.b.play_idx(ci);
             let mut score;
             if i == 0 {
                 score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
             } else {
-                let r = if !forced && depth >= 3 && i >= 3 && !threat {
-                    1 + (i >= 10) as i32
+                let r = if quiet && depth >= 2 && i >= 2 + 2 * pv_node as usize {
+                    LMR[depth.min(31) as usize][i.min(63)]
+                        .min(new_depth - 1)
+                        .max(0)
                 } else {
                     0
                 };
