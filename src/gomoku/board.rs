@@ -104,14 +104,21 @@ fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
     })
 }
 
+/// Hash, keys of the empty cells, value sums, five and open-four counts (tests).
+#[cfg(test)]
+pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [i32; 2], [i32; 2], [i32; 2]);
+
 /// Both sides' codes for the cell at position `pos` of a line with the given masks.
 #[inline]
-fn window_codes(t: &Tables, exact: [bool; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u8) {
+fn window_codes(tabs: [&[u8]; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u8) {
     // the window is bits pos .. pos + 10, centre at pos + PAD
     let bw = (b >> pos) as u32 & 0x7FF;
     let ww = (w >> pos) as u32 & 0x7FF;
     let wl = (wall >> pos) as u32 & 0x7FF;
-    (t.code(exact[0], bw, ww | wl), t.code(exact[1], ww, bw | wl))
+    (
+        tabs[0][patterns::direct_index(bw, ww | wl)],
+        tabs[1][patterns::direct_index(ww, bw | wl)],
+    )
 }
 
 /// A position. Cells are indexed `y * size + x`; side 0 is black, 1 is white.
@@ -221,7 +228,7 @@ impl Board {
     }
 
     pub fn to_move(&self) -> Stone {
-        if self.history.len() % 2 == 0 {
+        if self.history.len().is_multiple_of(2) {
             Stone::Black
         } else {
             Stone::White
@@ -376,6 +383,16 @@ impl Board {
         }
     }
 
+    /// Each side's direct pattern table.
+    #[inline]
+    fn side_tables(&self) -> [&'static [u8]; 2] {
+        let t = self.tables;
+        [
+            &t.direct[self.exact[0] as usize],
+            &t.direct[self.exact[1] as usize],
+        ]
+    }
+
     /// Recomputes the codes of cell `c` in direction `d` for both sides.
     fn refresh(&mut self, c: usize, d: usize) {
         let (line, pos) = self.geo.line_of[c][d];
@@ -385,7 +402,7 @@ impl Board {
             self.lines[1][line],
             self.geo.wall[line],
         );
-        let (k0, k1) = window_codes(self.tables, self.exact, b, w, wall, pos as u32);
+        let (k0, k1) = window_codes(self.side_tables(), b, w, wall, pos as u32);
         self.set_codes(c, d, k0, k1);
     }
 
@@ -404,6 +421,7 @@ impl Board {
         let geo = Arc::clone(&self.geo);
         let tables = self.tables;
         let exact = self.exact;
+        let tabs = self.side_tables();
         // the "five or more" table never looks five cells out: with no exact side the
         // cells at distance five keep their codes
         let reach = if exact[0] || exact[1] { 5 } else { 4 };
@@ -421,7 +439,7 @@ impl Board {
                 if self.cells[q] != 0 {
                     continue;
                 }
-                let (k0, k1) = window_codes(tables, exact, b, w, wall, (lo + k) as u32);
+                let (k0, k1) = window_codes(tabs, b, w, wall, (lo + k) as u32);
                 let keys = &mut self.keys[q];
                 keys[0] = keys[0] & m | (k0 as u16) << shift;
                 keys[1] = keys[1] & m | (k1 as u16) << shift;
@@ -577,7 +595,7 @@ impl Board {
     /// The incremental state that must match a board rebuilt from the same moves:
     /// hash, keys of the empty cells, value sums.
     #[cfg(test)]
-    pub(crate) fn snapshot(&self) -> (u64, Vec<[u16; 2]>, [i32; 2], [i32; 2], [i32; 2]) {
+    pub(crate) fn snapshot(&self) -> Snapshot {
         let keys = (0..self.cells.len())
             .map(|c| {
                 if self.cells[c] == 0 {

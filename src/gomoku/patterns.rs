@@ -2,9 +2,9 @@
 //!
 //! A cell's situation in one direction, for one side, is read from the 11-cell window
 //! centred on it (five cells each way): each neighbour is own, empty, or blocked
-//! (opponent stone or off the board). The window is indexed in base 3 (3^10 entries,
-//! 59 KiB, so it stays in cache) and the table tells what a stone of that side placed on
-//! the centre would make in that line. Two tables: "five or more wins" and "exactly five
+//! (opponent stone or off the board). The table tells what a stone of that side placed
+//! on the centre would make in that line. It is computed over the 3^10 valid windows in
+//! base 3, then spread into a table indexed by the raw bit masks. Two tables: "five or more wins" and "exactly five
 //! wins" (an overline is then no five). Five cells each way are exactly what the exact
 //! rule needs to tell a five from an overline.
 //!
@@ -57,10 +57,9 @@ pub struct CellInfo {
 
 #[derive(Debug)]
 pub struct Tables {
-    /// `[free, exact]` pattern tables indexed by `base3(own) + 2 * base3(blocked)`.
-    pub line: [Vec<u8>; 2],
-    /// Base-3 value of a 10-bit mask (each set bit is digit 1).
-    pub base3: [u16; 1024],
+    /// `[free, exact]` pattern tables indexed directly by `own | blocked << 10` (1 MiB
+    /// each; no base-3 conversion on the hot path, and a search touches a small part).
+    pub direct: [Vec<u8>; 2],
     /// Indexed by the four packed direction codes.
     pub cell: Vec<CellInfo>,
 }
@@ -70,15 +69,10 @@ pub fn tables() -> &'static Tables {
     TABLES.get_or_init(build)
 }
 
-impl Tables {
-    /// Pattern code for a window given as 11-bit own / blocked masks (centre bit 5 ignored).
-    #[inline]
-    pub fn code(&self, exact: bool, own11: u32, blk11: u32) -> u8 {
-        let own = compress(own11) as usize;
-        let blk = compress(blk11) as usize;
-        let idx = self.base3[own] as usize + 2 * self.base3[blk] as usize;
-        self.line[exact as usize][idx]
-    }
+/// Index into a `direct` table for 11-bit own / blocked windows (centre bit ignored).
+#[inline]
+pub fn direct_index(own11: u32, blk11: u32) -> usize {
+    (compress(own11) | compress(blk11) << 10) as usize
 }
 
 #[inline]
@@ -237,6 +231,16 @@ fn build() -> Tables {
         *b = v as u16;
     }
     let line = [build_line(false, &base3), build_line(true, &base3)];
+    let direct = [0, 1].map(|e| {
+        let mut t = vec![NONE; 1 << 20];
+        for (i, v) in t.iter_mut().enumerate() {
+            let (own, blk) = (i & 0x3FF, i >> 10);
+            if own & blk == 0 {
+                *v = line[e][base3[own] as usize + 2 * base3[blk] as usize];
+            }
+        }
+        t
+    });
     let cell = (0..65536u32)
         .map(|key| {
             let codes = [0, 1, 2, 3].map(|d| (key >> (4 * d) & 0xF) as u8);
@@ -247,7 +251,7 @@ fn build() -> Tables {
             }
         })
         .collect();
-    Tables { line, base3, cell }
+    Tables { direct, cell }
 }
 
 #[cfg(test)]
@@ -273,7 +277,7 @@ mod tests {
                 _ => {}
             }
         }
-        tables().code(exact, own, blk)
+        tables().direct[exact as usize][direct_index(own, blk)]
     }
 
     #[test]

@@ -351,10 +351,8 @@ impl Searcher<'_> {
         let pv_node = beta - alpha > 1;
         let s = self.b.side();
         if self.b.five_count(s) > 0 {
-            if pv_node {
-                if let Some(c) = self.find_cell(s, FL_FIVE) {
-                    self.set_pv(ply, c);
-                }
+            if pv_node && let Some(c) = self.find_cell(s, FL_FIVE) {
+                self.set_pv(ply, c);
             }
             return WIN_SCORE - ply as i32;
         }
@@ -458,7 +456,7 @@ impl Searcher<'_> {
                 sc
             };
         }
-        list.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         let new_depth = if forced { depth } else { depth - 1 };
         let alpha0 = alpha;
         let mut best = -INF;
@@ -588,7 +586,7 @@ impl Searcher<'_> {
             if self.b.renju_black(s) {
                 fours.retain(|&(c, _)| !self.b.forbidden_black(c as usize));
             }
-            fours.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+            fours.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
             let mut found = false;
             if let Some(&(c, _)) = fours
                 .iter()
@@ -676,7 +674,7 @@ impl Searcher<'_> {
         let mut list = Vec::new();
         let _ = self.generate(&mut list);
         let s = self.b.side();
-        list.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         for &(c, _) in &list {
             if self.b.legal_idx(c as usize) {
                 return c;
