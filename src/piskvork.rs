@@ -479,7 +479,16 @@ impl Brain {
         if let Some(hook) = &mut self.on_search {
             hook(&stop);
         }
-        let result = engine.search(board, &self.limits, &stop);
+        // A panicking search is a bug, but the brain must keep answering: the
+        // manager gets ERROR and the engine is rebuilt for the next move.
+        let limits = &self.limits;
+        let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.search(board, limits, &stop)
+        }));
+        let Ok(result) = searched else {
+            self.engine = None;
+            return vec![error("the search failed")];
+        };
         let p = result.best;
         if !board.is_legal(p) {
             // The engine's contract says this can't happen; don't play it.
