@@ -17,6 +17,12 @@ const MAX_PLY: usize = 96;
 const NO_MOVE: u16 = u16::MAX;
 /// Longest VCF (in attacker moves) tried at the root.
 const ROOT_VCF_DEPTH: i32 = 14;
+/// Longest VCT (in attacker moves) tried at the root, its node budget and how many
+/// threats it tries per attacker node.
+const ROOT_VCT_DEPTH: i32 = 6;
+const ROOT_VCT_NODES: u64 = 30_000;
+const ROOT_VCF_NODES: u64 = 60_000;
+const VCT_WIDTH: usize = 12;
 /// Late-move pruning: at non-PV nodes of depth d, quiet moves past `LMP[d]` are skipped.
 const LMP: [usize; 6] = [usize::MAX, 5, 7, 10, 14, 19];
 
@@ -650,6 +656,148 @@ impl Searcher<'_> {
         won
     }
 
+    /// Victory by continuous threats (fours and threes) for the side to move within
+    /// `depth` more attacker moves. Returns how many own moves the win takes against the
+    /// defences tried (forced blocks; against a three: the defender's fours and every cell
+    /// where the attacker would make a four, which covers all ways to stop a straight four).
+    fn vct(&mut self, ply: usize, depth: i32) -> Option<i32> {
+        if ply + 4 >= MAX_PLY || self.tick() {
+            return None;
+        }
+        let s = self.b.side();
+        let o = 1 - s;
+        let mut moves = std::mem::take(&mut self.bufs[ply]);
+        moves.clear();
+        let (mut opp_five, mut opp_fives, mut win) = (NO_MOVE, 0, false);
+        for c in 0..self.b.cells_len() {
+            if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
+                continue;
+            }
+            let me = self.b.info(c, s);
+            if me.flags & FL_FIVE != 0 {
+                win = true;
+                break;
+            }
+            if self.b.info(c, o).flags & FL_FIVE != 0 {
+                opp_five = c as u16;
+                opp_fives += 1;
+            }
+            if me.flags & (FL_FOUR | FL_THREE) != 0 {
+                moves.push((c as u16, me.value as i32));
+            }
+        }
+        let result = if win {
+            Some(1)
+        } else if opp_fives > 1 {
+            None
+        } else {
+            if opp_fives == 1 {
+                // the block is forced; the attack goes on only if it is itself a threat
+                moves.retain(|&(c, _)| c == opp_five);
+            }
+            if self.b.renju_black(s) {
+                moves.retain(|&(c, _)| !self.b.forbidden_black(c as usize));
+            }
+            if opp_fives == 0
+                && moves
+                    .iter()
+                    .any(|&(c, _)| self.b.info(c as usize, s).flags & FL_OPEN4 != 0)
+            {
+                Some(2)
+            } else if depth <= 0 {
+                None
+            } else {
+                moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+                moves.truncate(VCT_WIDTH);
+                let mut found = None;
+                for &(c, _) in moves.iter() {
+                    self.b.play_idx(c as usize);
+                    let r = self.vct_defend(ply + 1, depth);
+                    self.b.undo_idx();
+                    if let Some(n) = r {
+                        self.pv[ply][ply] = c;
+                        self.pv_len[ply] = ply + 1;
+                        found = Some(n + 1);
+                        break;
+                    }
+                    if self.aborted {
+                        break;
+                    }
+                }
+                found
+            }
+        };
+        self.bufs[ply] = moves;
+        result
+    }
+
+    /// The defender's turn in [`Self::vct`]: every defence must lose. Returns the
+    /// attacker's moves still needed against the longest defence.
+    fn vct_defend(&mut self, ply: usize, depth: i32) -> Option<i32> {
+        if ply + 4 >= MAX_PLY || self.tick() {
+            return None;
+        }
+        let d = self.b.side();
+        let a = 1 - d;
+        if self.b.five_count(d) > 0 {
+            return None;
+        }
+        let mut defences = std::mem::take(&mut self.bufs[ply]);
+        defences.clear();
+        let mut result = None;
+        'node: {
+            let att_fives = self.b.five_count(a);
+            if att_fives >= 2 {
+                result = Some(1);
+                break 'node;
+            }
+            let mut threat = att_fives == 1;
+            for c in 0..self.b.cells_len() {
+                if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
+                    continue;
+                }
+                let att = self.b.info(c, a);
+                if att_fives == 1 {
+                    if att.flags & FL_FIVE != 0 {
+                        defences.push((c as u16, 0));
+                    }
+                    continue;
+                }
+                if att.flags & FL_OPEN4 != 0 && !threat && !self.b.forbidden_for(c, a) {
+                    threat = true;
+                }
+                if att.flags & FL_FOUR != 0 || self.b.info(c, d).flags & FL_FOUR != 0 {
+                    defences.push((c as u16, 0));
+                }
+            }
+            if !threat {
+                // the "three" can't become a straight four: the defender is free
+                break 'node;
+            }
+            if self.b.renju_black(d) {
+                defences.retain(|&(c, _)| !self.b.forbidden_black(c as usize));
+            }
+            if defences.is_empty() {
+                result = Some(1 + (att_fives == 0) as i32);
+                break 'node;
+            }
+            let mut worst = 0;
+            for i in 0..defences.len() {
+                let c = defences[i].0 as usize;
+                self.b.play_idx(c);
+                let r = self.vct(ply + 1, depth - 1);
+                self.b.undo_idx();
+                match r {
+                    Some(n) => worst = worst.max(n),
+                    None => break 'node,
+                }
+            }
+            result = Some(worst);
+        }
+        self.bufs[ply] = defences;
+        result
+    }
+
     /// A cell within four steps of `c` along its lines where `side` completes a five.
     fn five_point_near(&self, c: usize, side: usize) -> Option<usize> {
         let n = self.b.size() as i32;
@@ -753,7 +901,8 @@ impl Searcher<'_> {
         };
         if outcome != Outcome::Forced {
             // a forced win by fours ends the question at once
-            let budget = self.node_limit.min(self.nodes + 200_000);
+            // the threat searches get a bounded share of the node budget
+            let budget = self.nodes + (self.node_limit / 4).min(ROOT_VCF_NODES);
             let saved = std::mem::replace(&mut self.node_limit, budget);
             let vcf_depth = limits
                 .max_depth
@@ -765,6 +914,29 @@ impl Searcher<'_> {
                 let pv: Vec<u16> = self.pv[0][..self.pv_len[0]].to_vec();
                 let eval = WIN_SCORE - (pv.len() as i32 - 1) - self.vcf_tail;
                 return self.result(pv[0], eval, 1, &pv);
+            }
+            if self.aborted && !hit_budget {
+                return self.result(fallback, self.evaluate(), 0, &[fallback]);
+            }
+            self.aborted = false;
+            // then a win by threes and fours, shortest first
+            let budget = self.nodes + (saved / 8).min(ROOT_VCT_NODES);
+            self.node_limit = budget;
+            let max_vct = limits
+                .max_depth
+                .map_or(ROOT_VCT_DEPTH, |d| (d as i32).clamp(1, ROOT_VCT_DEPTH));
+            let mut vct = None;
+            for depth in 2..=max_vct {
+                vct = self.vct(0, depth);
+                if vct.is_some() || self.aborted {
+                    break;
+                }
+            }
+            self.node_limit = saved;
+            let hit_budget = self.aborted && self.nodes >= budget && budget < saved;
+            if let Some(n) = vct {
+                let c = self.pv[0][0];
+                return self.result(c, WIN_SCORE - 2 * (n - 1), 1, &[c]);
             }
             if self.aborted && !hit_budget {
                 return self.result(fallback, self.evaluate(), 0, &[fallback]);

@@ -656,3 +656,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn finds_a_vct_by_double_three() {
+    // (8, 7) makes two open threes at once (row and column): a win in three own moves
+    let black = [(6, 7), (7, 7), (8, 8), (8, 9)];
+    let white = [(3, 3), (11, 3), (3, 11), (12, 12)];
+    for rule in [Rule::Freestyle, Rule::Standard] {
+        let b = position(rule, &black, &white, true);
+        let r = search(&b, &limits(8, 200_000), &Stop::never());
+        assert_eq!(r.best, (8, 7), "{rule:?} {r:?}");
+        assert_eq!(r.win_in, Some(3), "{rule:?} {r:?}");
+    }
+    // under renju the same point is forbidden for black
+    let b = position(Rule::Renju, &black, &white, true);
+    let r = search(&b, &limits(8, 200_000), &Stop::never());
+    assert_ne!(r.best, (8, 7));
+    assert!(b.is_legal(r.best));
+}
