@@ -240,8 +240,9 @@ async fn the_budget_bounds_the_search() {
         let wall = started.elapsed();
         assert_eq!(r.status, 200, "{}", r.text());
         let elapsed = r.json()["elapsed_ms"].as_f64().unwrap();
-        // Slack for a loaded machine; the search itself polls its deadline.
-        assert!(elapsed <= (budget + 250) as f64, "{budget} ms: {elapsed}");
-        assert!(wall < Duration::from_millis(budget + 1000), "{wall:?}");
+        // The search polls its deadline every few thousand nodes; the slack
+        // is for a loaded test machine descheduling the worker thread.
+        assert!(elapsed <= (budget + 750) as f64, "{budget} ms: {elapsed}");
+        assert!(wall < Duration::from_millis(budget + 2000), "{wall:?}");
     }
 }
