@@ -6,8 +6,10 @@
 pub mod cache;
 pub mod config;
 pub mod doudizhu;
+pub mod gomoku;
 pub mod http;
 pub mod mahjong;
+pub mod piskvork;
 pub mod pool;
 pub mod server;
 pub mod telemetry;

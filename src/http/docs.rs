@@ -12,7 +12,7 @@ use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
-use super::{doudizhu, error, health, mahjong, metrics};
+use super::{doudizhu, error, gomoku, health, mahjong, metrics};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -26,12 +26,14 @@ use super::{doudizhu, error, health, mahjong, metrics};
         health::healthz, health::readyz, metrics::metrics, openapi_yaml,
         doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play, doudizhu::bid,
         mahjong::discard, mahjong::claim,
+        gomoku::best_move,
     ),
     components(schemas(error::Problem, error::FieldError)),
     modifiers(&SwaggerRoute, &CommonProblems),
     tags(
         (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving, play and bid"),
         (name = "mahjong", description = "Mahjong (Hong Kong, Riichi, Red Dragon): discards and claims"),
+        (name = "gomoku", description = "Gomoku (freestyle, standard, renju): the engine's move"),
         (name = "operations", description = "Health, readiness, metrics and documentation"),
     )
 )]
@@ -93,7 +95,7 @@ pub async fn openapi_yaml() -> impl IntoResponse {
 struct CommonProblems;
 
 /// Operations that run on the search pool and so may answer 503.
-const SEARCH_ROUTES: &[&str] = &["/doudizhu/endgame", "/doudizhu/play"];
+const SEARCH_ROUTES: &[&str] = &["/doudizhu/endgame", "/doudizhu/play", "/gomoku/move"];
 
 impl CommonProblems {
     fn problem(

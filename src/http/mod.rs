@@ -5,6 +5,7 @@ pub mod docs;
 pub mod doudizhu;
 pub mod error;
 pub mod extract;
+pub mod gomoku;
 pub mod health;
 pub mod mahjong;
 pub mod metrics;
@@ -94,6 +95,7 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/doudizhu/bid", post(doudizhu::bid))
         .route("/mahjong/discard", post(mahjong::discard))
         .route("/mahjong/claim", post(mahjong::claim))
+        .route("/gomoku/move", post(gomoku::best_move))
         .merge(swagger)
         .merge(extra)
         .fallback(error::not_found)

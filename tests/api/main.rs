@@ -4,8 +4,10 @@
 //! ephemeral 127.0.0.1 port.
 
 mod binary;
+mod brain;
 mod doudizhu;
 mod errors;
+mod gomoku;
 mod mahjong;
 mod observability;
 mod openapi;

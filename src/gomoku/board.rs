@@ -1,0 +1,610 @@
+//! The board: stones, per-line bit masks, incrementally kept pattern codes,
+//! evaluation sums, neighbourhood counts and a Zobrist hash.
+
+use std::sync::{Arc, OnceLock};
+
+use super::patterns::{
+    self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, FL_OPEN4, OVER, Tables,
+};
+use super::{MAX_SIZE, MIN_SIZE, Point, PositionError, Rule, Stone};
+
+/// Lines are stored with this many wall bits on each side, so a 5-each-way window never
+/// runs off the mask.
+const PAD: u32 = 5;
+const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
+/// (dx, dy) for the four line directions: row, column, diagonal, anti-diagonal.
+pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Geometry shared by all boards of one size.
+#[derive(Debug)]
+struct Geometry {
+    /// For each cell and direction: (line id, position in the line).
+    line_of: Vec<[(u16, u8); 4]>,
+    /// Cells of each line, in order.
+    line_cells: Vec<Vec<u16>>,
+    /// Bits outside the line (the padding), which count as blocked for both sides.
+    wall: Vec<u64>,
+    /// Cells within two steps (king moves) of each cell.
+    near: Vec<Vec<u16>>,
+}
+
+fn geometry(size: usize) -> Arc<Geometry> {
+    static GEOMS: [OnceLock<Arc<Geometry>>; MAX_SIZE + 1] =
+        [const { OnceLock::new() }; MAX_SIZE + 1];
+    GEOMS[size]
+        .get_or_init(|| Arc::new(build_geometry(size)))
+        .clone()
+}
+
+fn build_geometry(size: usize) -> Geometry {
+    let n = size as i32;
+    let mut line_of = vec![[(0u16, 0u8); 4]; size * size];
+    let mut line_cells: Vec<Vec<u16>> = Vec::new();
+    for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+        // a line starts at a cell whose predecessor is off the board
+        for y in 0..n {
+            for x in 0..n {
+                let (px, py) = (x - dx, y - dy);
+                if (0..n).contains(&px) && (0..n).contains(&py) {
+                    continue;
+                }
+                let id = line_cells.len();
+                let mut cells = Vec::new();
+                let (mut cx, mut cy) = (x, y);
+                while (0..n).contains(&cx) && (0..n).contains(&cy) {
+                    let idx = (cy * n + cx) as usize;
+                    line_of[idx][d] = (id as u16, cells.len() as u8);
+                    cells.push(idx as u16);
+                    cx += dx;
+                    cy += dy;
+                }
+                line_cells.push(cells);
+            }
+        }
+    }
+    let wall = line_cells
+        .iter()
+        .map(|c| !(((1u64 << c.len()) - 1) << PAD))
+        .collect();
+    let near = (0..size * size)
+        .map(|i| {
+            let (x, y) = ((i % size) as i32, (i / size) as i32);
+            let mut v = Vec::new();
+            for ny in (y - 2).max(0)..=(y + 2).min(n - 1) {
+                for nx in (x - 2).max(0)..=(x + 2).min(n - 1) {
+                    if (nx, ny) != (x, y) {
+                        v.push((ny * n + nx) as u16);
+                    }
+                }
+            }
+            v
+        })
+        .collect();
+    Geometry {
+        line_of,
+        line_cells,
+        wall,
+        near,
+    }
+}
+
+fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
+    static Z: OnceLock<[[u64; 2]; MAX_CELLS]> = OnceLock::new();
+    Z.get_or_init(|| {
+        // splitmix64 from a fixed seed: hashes are the same in every run
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        [[0u64; 2]; MAX_CELLS].map(|_| [next(), next()])
+    })
+}
+
+/// Hash, keys of the empty cells, value sums, five and open-four counts (tests).
+#[cfg(test)]
+pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [i32; 2], [i32; 2], [i32; 2]);
+
+/// Both sides' codes for the cell at position `pos` of a line with the given masks.
+#[inline]
+fn window_codes(tabs: [&[u8]; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u8) {
+    // the window is bits pos .. pos + 10, centre at pos + PAD
+    let bw = (b >> pos) as u32 & 0x7FF;
+    let ww = (w >> pos) as u32 & 0x7FF;
+    let wl = (wall >> pos) as u32 & 0x7FF;
+    (
+        tabs[0][patterns::direct_index(bw, ww | wl)],
+        tabs[1][patterns::direct_index(ww, bw | wl)],
+    )
+}
+
+/// A position. Cells are indexed `y * size + x`; side 0 is black, 1 is white.
+#[derive(Clone, Debug)]
+pub struct Board {
+    size: usize,
+    rule: Rule,
+    geo: Arc<Geometry>,
+    tables: &'static Tables,
+    /// Whether each side's five must be exactly five.
+    exact: [bool; 2],
+    /// 0 empty, 1 black, 2 white.
+    cells: Vec<u8>,
+    /// Stone bits per side per line (position p at bit p + PAD).
+    lines: [Vec<u64>; 2],
+    /// Per cell and side, the four direction codes packed 4 bits each. Valid for empty cells.
+    keys: Vec<[u16; 2]>,
+    /// `tables.cell[keys[c][side]]`, cached.
+    infos: Vec<[CellInfo; 2]>,
+    /// Per side, the sum of the cell values of all empty cells.
+    value_sum: [i32; 2],
+    /// Per side, how many empty cells complete a five / make a straight four or two fours.
+    fives: [i32; 2],
+    open4s: [i32; 2],
+    /// Stones within two king steps.
+    near: Vec<u8>,
+    hash: u64,
+    history: Vec<u16>,
+    points: Vec<Point>,
+    /// Whether each move of the history made a five.
+    won: Vec<bool>,
+}
+
+impl Board {
+    pub fn new(size: usize, rule: Rule) -> Result<Board, PositionError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(PositionError::BadSize(size));
+        }
+        let geo = geometry(size);
+        let tables = patterns::tables();
+        let exact = match rule {
+            Rule::Freestyle => [false, false],
+            Rule::Standard => [true, true],
+            Rule::Renju => [true, false],
+        };
+        let nlines = geo.line_cells.len();
+        let mut b = Board {
+            size,
+            rule,
+            tables,
+            exact,
+            cells: vec![0; size * size],
+            lines: [vec![0; nlines], vec![0; nlines]],
+            keys: vec![[0; 2]; size * size],
+            infos: vec![[CellInfo::default(); 2]; size * size],
+            value_sum: [0; 2],
+            fives: [0; 2],
+            open4s: [0; 2],
+            near: vec![0; size * size],
+            hash: 0,
+            history: Vec::with_capacity(size * size),
+            points: Vec::with_capacity(size * size),
+            won: Vec::with_capacity(size * size),
+            geo,
+        };
+        for c in 0..size * size {
+            for d in 0..4 {
+                b.refresh(c, d);
+            }
+            b.account(c, 1);
+        }
+        Ok(b)
+    }
+
+    pub fn from_moves(size: usize, rule: Rule, moves: &[Point]) -> Result<Board, PositionError> {
+        let mut b = Board::new(size, rule)?;
+        for (index, &(x, y)) in moves.iter().enumerate() {
+            if b.winner().is_some() {
+                return Err(PositionError::AfterWin { index });
+            }
+            if x >= size || y >= size {
+                return Err(PositionError::OffBoard { index, x, y });
+            }
+            if b.stone((x, y)).is_some() {
+                return Err(PositionError::Occupied { index, x, y });
+            }
+            if b.is_forbidden((x, y)) {
+                return Err(PositionError::Forbidden { index, x, y });
+            }
+            b.play((x, y));
+        }
+        if b.winner().is_some() {
+            return Err(PositionError::AlreadyWon);
+        }
+        if b.is_full() {
+            return Err(PositionError::BoardFull);
+        }
+        Ok(b)
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    pub fn to_move(&self) -> Stone {
+        if self.history.len().is_multiple_of(2) {
+            Stone::Black
+        } else {
+            Stone::White
+        }
+    }
+
+    pub fn stone(&self, (x, y): Point) -> Option<Stone> {
+        if x >= self.size || y >= self.size {
+            return None;
+        }
+        match self.cells[y * self.size + x] {
+            1 => Some(Stone::Black),
+            2 => Some(Stone::White),
+            _ => None,
+        }
+    }
+
+    pub fn moves(&self) -> &[Point] {
+        &self.points
+    }
+
+    pub fn is_legal(&self, (x, y): Point) -> bool {
+        x < self.size
+            && y < self.size
+            && self.cells[y * self.size + x] == 0
+            && !self.is_forbidden((x, y))
+    }
+
+    pub fn is_forbidden(&self, (x, y): Point) -> bool {
+        if self.rule != Rule::Renju
+            || self.to_move() != Stone::Black
+            || x >= self.size
+            || y >= self.size
+        {
+            return false;
+        }
+        let c = y * self.size + x;
+        if self.cells[c] != 0 {
+            return false;
+        }
+        if self.info(c, 0).flags & FL_MAYBE_FORBIDDEN == 0 {
+            return false;
+        }
+        self.clone().forbidden_black(c)
+    }
+
+    pub fn play(&mut self, (x, y): Point) {
+        let c = y * self.size + x;
+        self.play_idx(c);
+    }
+
+    pub fn undo(&mut self) {
+        if !self.history.is_empty() {
+            self.undo_idx();
+        }
+    }
+
+    pub fn winner(&self) -> Option<Stone> {
+        match self.won.last() {
+            Some(true) => Some(if self.history.len() % 2 == 1 {
+                Stone::Black
+            } else {
+                Stone::White
+            }),
+            _ => None,
+        }
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.history.len() == self.size * self.size
+    }
+
+    // ---- engine internals -------------------------------------------------------------
+
+    /// Side to move: 0 black, 1 white.
+    #[inline]
+    pub(crate) fn side(&self) -> usize {
+        self.history.len() & 1
+    }
+
+    #[inline]
+    pub(crate) fn cells_len(&self) -> usize {
+        self.cells.len()
+    }
+
+    #[inline]
+    pub(crate) fn is_empty_idx(&self, c: usize) -> bool {
+        self.cells[c] == 0
+    }
+
+    #[inline]
+    pub(crate) fn has_neighbour(&self, c: usize) -> bool {
+        self.near[c] != 0
+    }
+
+    #[inline]
+    pub(crate) fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    pub(crate) fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    #[inline]
+    pub(crate) fn renju_black(&self, side: usize) -> bool {
+        self.rule == Rule::Renju && side == 0
+    }
+
+    pub(crate) fn point(&self, c: usize) -> Point {
+        (c % self.size, c / self.size)
+    }
+
+    /// Cell value and threat flags of empty cell `c` for `side`.
+    #[inline]
+    pub(crate) fn info(&self, c: usize, side: usize) -> CellInfo {
+        self.infos[c][side]
+    }
+
+    /// Direction code of empty cell `c` for `side` in direction `d`.
+    #[inline]
+    pub(crate) fn code(&self, c: usize, side: usize, d: usize) -> u8 {
+        (self.keys[c][side] >> (4 * d) & 0xF) as u8
+    }
+
+    #[inline]
+    pub(crate) fn value_sum(&self, side: usize) -> i32 {
+        self.value_sum[side]
+    }
+
+    /// Empty cells where `side` completes a five.
+    #[inline]
+    pub(crate) fn five_count(&self, side: usize) -> i32 {
+        self.fives[side]
+    }
+
+    /// Empty cells where `side` makes a straight four or two fours.
+    #[inline]
+    pub(crate) fn open4_count(&self, side: usize) -> i32 {
+        self.open4s[side]
+    }
+
+    /// Adds (`sign` = 1) or removes (-1) empty cell `c`'s contribution to the sums.
+    #[inline]
+    fn account(&mut self, c: usize, sign: i32) {
+        for s in 0..2 {
+            let info = self.info(c, s);
+            self.value_sum[s] += sign * info.value as i32;
+            self.fives[s] += sign * (info.flags & FL_FIVE != 0) as i32;
+            self.open4s[s] += sign * (info.flags & FL_OPEN4 != 0) as i32;
+        }
+    }
+
+    /// Each side's direct pattern table.
+    #[inline]
+    fn side_tables(&self) -> [&'static [u8]; 2] {
+        let t = self.tables;
+        [
+            &t.direct[self.exact[0] as usize],
+            &t.direct[self.exact[1] as usize],
+        ]
+    }
+
+    /// Recomputes the codes of cell `c` in direction `d` for both sides.
+    fn refresh(&mut self, c: usize, d: usize) {
+        let (line, pos) = self.geo.line_of[c][d];
+        let line = line as usize;
+        let (b, w, wall) = (
+            self.lines[0][line],
+            self.lines[1][line],
+            self.geo.wall[line],
+        );
+        let (k0, k1) = window_codes(self.side_tables(), b, w, wall, pos as u32);
+        self.set_codes(c, d, k0, k1);
+    }
+
+    #[inline]
+    fn set_codes(&mut self, c: usize, d: usize, k0: u8, k1: u8) {
+        let m = !(0xFu16 << (4 * d));
+        let keys = &mut self.keys[c];
+        keys[0] = keys[0] & m | (k0 as u16) << (4 * d);
+        keys[1] = keys[1] & m | (k1 as u16) << (4 * d);
+        let cell = &self.tables.cell;
+        self.infos[c] = [cell[keys[0] as usize], cell[keys[1] as usize]];
+    }
+
+    /// Refreshes the empty cells in the windows around `c` in all directions.
+    fn refresh_around(&mut self, c: usize) {
+        let geo = Arc::clone(&self.geo);
+        let tables = self.tables;
+        let exact = self.exact;
+        let tabs = self.side_tables();
+        // the "five or more" table never looks five cells out: with no exact side the
+        // cells at distance five keep their codes
+        let reach = if exact[0] || exact[1] { 5 } else { 4 };
+        for d in 0..4 {
+            let (line, pos) = geo.line_of[c][d];
+            let line = line as usize;
+            let cells = &geo.line_cells[line];
+            let (b, w, wall) = (self.lines[0][line], self.lines[1][line], geo.wall[line]);
+            let lo = (pos as usize).saturating_sub(reach);
+            let hi = (pos as usize + reach).min(cells.len() - 1);
+            let shift = 4 * d;
+            let m = !(0xFu16 << shift);
+            for (k, &q) in cells[lo..=hi].iter().enumerate() {
+                let q = q as usize;
+                if self.cells[q] != 0 {
+                    continue;
+                }
+                let (k0, k1) = window_codes(tabs, b, w, wall, (lo + k) as u32);
+                let keys = &mut self.keys[q];
+                keys[0] = keys[0] & m | (k0 as u16) << shift;
+                keys[1] = keys[1] & m | (k1 as u16) << shift;
+                let new = [tables.cell[keys[0] as usize], tables.cell[keys[1] as usize]];
+                let old = std::mem::replace(&mut self.infos[q], new);
+                for s in 0..2 {
+                    self.value_sum[s] += new[s].value as i32 - old[s].value as i32;
+                    self.fives[s] +=
+                        (new[s].flags & FL_FIVE) as i32 - (old[s].flags & FL_FIVE) as i32;
+                    self.open4s[s] += ((new[s].flags & FL_OPEN4) >> 2) as i32
+                        - ((old[s].flags & FL_OPEN4) >> 2) as i32;
+                }
+            }
+        }
+    }
+
+    pub(crate) fn play_idx(&mut self, c: usize) {
+        let s = self.side();
+        let five = self.info(c, s).flags & FL_FIVE != 0;
+        self.account(c, -1);
+        self.cells[c] = s as u8 + 1;
+        for d in 0..4 {
+            let (line, pos) = self.geo.line_of[c][d];
+            self.lines[s][line as usize] |= 1u64 << (pos as u32 + PAD);
+        }
+        self.refresh_around(c);
+        for i in 0..self.geo.near[c].len() {
+            let q = self.geo.near[c][i] as usize;
+            self.near[q] += 1;
+        }
+        self.hash ^= zobrist()[c][s];
+        self.history.push(c as u16);
+        self.points.push(self.point(c));
+        self.won.push(five);
+    }
+
+    pub(crate) fn undo_idx(&mut self) {
+        let c = self.history.pop().expect("undo with no moves") as usize;
+        self.points.pop();
+        self.won.pop();
+        let s = self.side();
+        self.cells[c] = 0;
+        for d in 0..4 {
+            let (line, pos) = self.geo.line_of[c][d];
+            self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
+        }
+        // c itself is refreshed here (it is empty again); its stale values were never
+        // in the sums, so count its fresh values once afterwards
+        self.account(c, 1);
+        self.refresh_around(c);
+        for i in 0..self.geo.near[c].len() {
+            let q = self.geo.near[c][i] as usize;
+            self.near[q] -= 1;
+        }
+        self.hash ^= zobrist()[c][s];
+    }
+
+    /// Whether a black stone on empty cell `c` is forbidden under renju (ignores whose
+    /// turn it is). Places stones temporarily, so the board must be owned.
+    pub(crate) fn forbidden_black(&mut self, c: usize) -> bool {
+        self.forbidden_rec(c, 0)
+    }
+
+    fn forbidden_rec(&mut self, c: usize, depth: u32) -> bool {
+        let info = self.info(c, 0);
+        if info.flags & FL_FIVE != 0 || info.flags & FL_MAYBE_FORBIDDEN == 0 {
+            return false;
+        }
+        let codes = [0, 1, 2, 3].map(|d| self.code(c, 0, d));
+        if codes.contains(&OVER) {
+            return true;
+        }
+        let fours: u32 = codes
+            .iter()
+            .map(|&k| match k {
+                B4 | F4 => 1,
+                F44 => 2,
+                _ => 0,
+            })
+            .sum();
+        if fours >= 2 {
+            return true;
+        }
+        if codes.iter().filter(|&&k| k == F3).count() < 2 || depth > 6 {
+            // the recursion depth cap only guards against pathological chains; real
+            // positions resolve in a few levels
+            return false;
+        }
+        // place black at c (as a raw stone, whatever the turn) and test each three
+        self.put_raw(c, 0);
+        let mut real = 0;
+        for (d, &k) in codes.iter().enumerate() {
+            if k == F3 && self.three_is_real(c, d, depth) {
+                real += 1;
+                if real >= 2 {
+                    break;
+                }
+            }
+        }
+        self.remove_raw(c, 0);
+        real >= 2
+    }
+
+    /// With black's stone on `c`: can the three through `c` in direction `d` become a
+    /// straight four by a move that is not itself forbidden?
+    fn three_is_real(&mut self, c: usize, d: usize, depth: u32) -> bool {
+        let (line, pos) = self.geo.line_of[c][d];
+        let cells = &self.geo.line_cells[line as usize];
+        let lo = (pos as usize).saturating_sub(4);
+        let hi = (pos as usize + 4).min(cells.len() - 1);
+        for k in lo..=hi {
+            let q = self.geo.line_cells[line as usize][k] as usize;
+            if self.cells[q] == 0 && self.code(q, 0, d) == F4 && !self.forbidden_rec(q, depth + 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Places a stone without touching history, hash or turn (forbidden-move analysis).
+    fn put_raw(&mut self, c: usize, s: usize) {
+        self.account(c, -1);
+        self.cells[c] = s as u8 + 1;
+        for d in 0..4 {
+            let (line, pos) = self.geo.line_of[c][d];
+            self.lines[s][line as usize] |= 1u64 << (pos as u32 + PAD);
+        }
+        self.refresh_around(c);
+    }
+
+    fn remove_raw(&mut self, c: usize, s: usize) {
+        self.cells[c] = 0;
+        for d in 0..4 {
+            let (line, pos) = self.geo.line_of[c][d];
+            self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
+        }
+        self.account(c, 1);
+        self.refresh_around(c);
+    }
+
+    /// Is `c` a legal move for the side to move (assumes on board)?
+    #[inline]
+    pub(crate) fn legal_idx(&mut self, c: usize) -> bool {
+        self.cells[c] == 0 && !(self.renju_black(self.side()) && self.forbidden_black(c))
+    }
+
+    /// Whether a stone of `side` on `c` would be forbidden (only black under renju can be).
+    #[inline]
+    pub(crate) fn forbidden_for(&mut self, c: usize, side: usize) -> bool {
+        self.renju_black(side) && self.forbidden_black(c)
+    }
+
+    /// The incremental state that must match a board rebuilt from the same moves:
+    /// hash, keys of the empty cells, value sums.
+    #[cfg(test)]
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        let keys = (0..self.cells.len())
+            .map(|c| {
+                if self.cells[c] == 0 {
+                    self.keys[c]
+                } else {
+                    [0, 0]
+                }
+            })
+            .collect();
+        (self.hash, keys, self.value_sum, self.fives, self.open4s)
+    }
+}

@@ -1,0 +1,75 @@
+//! Pure gomoku engine (issue 7): freestyle, standard and renju on boards 5×5 to 22×22.
+//!
+//! * [`Board`] keeps, for every empty cell, each side's pattern code in each of the four
+//!   line directions (five, straight four, four, open three, three, open two, ...), read
+//!   from precomputed tables over the 11-cell window around the cell and refreshed
+//!   incrementally on play/undo; the evaluation is the sum of the cells' pattern values.
+//! * Rules are exact: freestyle (five or more), standard (exactly five, for both colours),
+//!   renju (black: exactly five; overline, double four, double three forbidden, with the
+//!   recursive definition of a three; a five beats a forbidden shape; white: five or more).
+//! * [`search`] / [`Engine::search`]: immediate win, forced blocks, a VCF (continuous fours)
+//!   solver at the root and iterative-deepening PVS with a transposition table, killer and
+//!   history ordering, threat-restricted move lists and late-move reductions.
+//!
+//! Coordinates: a point is `(x, y)` = (column, row), 0-based from the top-left.
+
+mod board;
+mod patterns;
+mod search;
+#[cfg(test)]
+mod tests;
+
+pub use board::Board;
+pub use search::{Engine, Limits, SearchResult, WIN_SCORE, search};
+
+pub const MIN_SIZE: usize = 5;
+pub const MAX_SIZE: usize = 22;
+
+/// Which fives win and which moves black may not make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Five or more in a row wins.
+    Freestyle,
+    /// Exactly five wins; an overline is no win, for either colour.
+    Standard,
+    /// Black: exactly five wins, overline / double four / double three forbidden.
+    /// White: five or more wins.
+    Renju,
+}
+
+/// Black moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stone {
+    Black,
+    White,
+}
+
+impl Stone {
+    pub fn opponent(self) -> Stone {
+        match self {
+            Stone::Black => Stone::White,
+            Stone::White => Stone::Black,
+        }
+    }
+}
+
+/// `(x, y)` = (column, row), 0-based from the top-left.
+pub type Point = (usize, usize);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("board size {0} is outside 5..=22")]
+    BadSize(usize),
+    #[error("move {index} at ({x}, {y}) is off the board")]
+    OffBoard { index: usize, x: usize, y: usize },
+    #[error("move {index} at ({x}, {y}) is on an occupied cell")]
+    Occupied { index: usize, x: usize, y: usize },
+    #[error("move {index} comes after the game was already won")]
+    AfterWin { index: usize },
+    #[error("move {index} at ({x}, {y}) is forbidden for black under renju")]
+    Forbidden { index: usize, x: usize, y: usize },
+    #[error("the game is already won")]
+    AlreadyWon,
+    #[error("the board is full")]
+    BoardFull,
+}

@@ -1,0 +1,304 @@
+//! Line pattern tables.
+//!
+//! A cell's situation in one direction, for one side, is read from the 11-cell window
+//! centred on it (five cells each way): each neighbour is own, empty, or blocked
+//! (opponent stone or off the board). The table tells what a stone of that side placed
+//! on the centre would make in that line. It is computed over the 3^10 valid windows in
+//! base 3, then spread into a table indexed by the raw bit masks. Two tables: "five or more wins" and "exactly five
+//! wins" (an overline is then no five). Five cells each way are exactly what the exact
+//! rule needs to tell a five from an overline.
+//!
+//! The cell table combines a cell's four direction codes (4 bits each) into an evaluation
+//! value and threat flags.
+
+use std::sync::OnceLock;
+
+/// Nothing can come of this line.
+pub const NONE: u8 = 0;
+/// A lone stone with room: can grow into a two.
+pub const ONE: u8 = 1;
+/// A two that can only grow into a closed three.
+pub const B2: u8 = 2;
+/// An open two: can grow into an open three.
+pub const F2: u8 = 3;
+/// A closed three: can become a (closed) four.
+pub const B3: u8 = 4;
+/// An open three: one more stone makes a straight four.
+pub const F3: u8 = 5;
+/// A four: exactly one point completes a five.
+pub const B4: u8 = 6;
+/// A straight four: two points a five apart both complete it.
+pub const F4: u8 = 7;
+/// Two fours in one line (like `X.XXX.X`): two separate completion points.
+pub const F44: u8 = 8;
+/// A five (under the exact rule: exactly five).
+pub const F5: u8 = 9;
+/// Six or more in a row under the exact rule: not a five.
+pub const OVER: u8 = 10;
+
+/// The cell completes a five for this side.
+pub const FL_FIVE: u8 = 1;
+/// The cell makes at least one four.
+pub const FL_FOUR: u8 = 2;
+/// The cell makes a straight four or two fours: a win next move unless the opponent has a five.
+pub const FL_OPEN4: u8 = 4; // (bit 2: the board counts with `>> 2`)
+/// The cell makes at least one open three.
+pub const FL_THREE: u8 = 8;
+/// Four-three or three-three: a win threat that only fours can delay.
+pub const FL_DOUBLE: u8 = 16;
+/// For black under renju this cell may be forbidden (overline, two fours, two threes, no five).
+pub const FL_MAYBE_FORBIDDEN: u8 = 32;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CellInfo {
+    pub value: i16,
+    pub flags: u8,
+}
+
+#[derive(Debug)]
+pub struct Tables {
+    /// `[free, exact]` pattern tables indexed directly by `own | blocked << 10` (1 MiB
+    /// each; no base-3 conversion on the hot path, and a search touches a small part).
+    pub direct: [Vec<u8>; 2],
+    /// Indexed by the four packed direction codes.
+    pub cell: Vec<CellInfo>,
+}
+
+pub fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build)
+}
+
+/// Index into a `direct` table for 11-bit own / blocked windows (centre bit ignored).
+#[inline]
+pub fn direct_index(own11: u32, blk11: u32) -> usize {
+    (compress(own11) | compress(blk11) << 10) as usize
+}
+
+#[inline]
+fn compress(w: u32) -> u32 {
+    (w & 0x1F) | ((w >> 6) & 0x1F) << 5
+}
+
+fn expand(w: u32) -> u32 {
+    (w & 0x1F) | (w & 0x3E0) << 1
+}
+
+/// Length of the run of own stones through the centre (bit 5).
+fn run_len(own: u32) -> u32 {
+    let mut len = 1;
+    let mut i = 4i32;
+    while i >= 0 && own >> i & 1 == 1 {
+        len += 1;
+        i -= 1;
+    }
+    let mut i = 6;
+    while i <= 10 && own >> i & 1 == 1 {
+        len += 1;
+        i += 1;
+    }
+    len
+}
+
+fn is_five(len: u32, exact: bool) -> bool {
+    if exact { len == 5 } else { len >= 5 }
+}
+
+fn classify(own10: u32, blk10: u32, exact: bool, base3: &[u16; 1024], table: &[u8]) -> u8 {
+    let own = expand(own10) | 1 << 5;
+    let blk = expand(blk10);
+    let len = run_len(own);
+    if len >= 5 {
+        return if is_five(len, exact) { F5 } else { OVER };
+    }
+    let empty = |q: u32| (own | blk) >> q & 1 == 0;
+    let mut fives = [0u32; 8];
+    let mut n5 = 0;
+    for q in 1..=9 {
+        if q != 5 && empty(q) && is_five(run_len(own | 1 << q), exact) {
+            fives[n5] = q;
+            n5 += 1;
+        }
+    }
+    match n5 {
+        1 => return B4,
+        2 if fives[1] - fives[0] == 5 => return F4,
+        0 => {}
+        _ => return F44,
+    }
+    let mut best = NONE;
+    for q in 1..=9 {
+        if q == 5 || !empty(q) {
+            continue;
+        }
+        let own2 = compress(own | 1 << q) as usize;
+        let next = table[base3[own2] as usize + 2 * base3[blk10 as usize] as usize];
+        let level = match next {
+            F4 | F44 => F3,
+            B4 => B3,
+            F3 => F2,
+            B3 => B2,
+            F2 | B2 => ONE,
+            _ => NONE,
+        };
+        best = best.max(level);
+    }
+    best
+}
+
+fn build_line(exact: bool, base3: &[u16; 1024]) -> Vec<u8> {
+    let mut combos: Vec<(u32, u32)> = Vec::with_capacity(59049);
+    for own in 0u32..1024 {
+        let free = !own & 0x3FF;
+        // every subset of the free cells is a blocked mask
+        let mut blk = free;
+        loop {
+            combos.push((own, blk));
+            if blk == 0 {
+                break;
+            }
+            blk = (blk - 1) & free;
+        }
+    }
+    // a window's code depends on windows with one more own stone: fill those first
+    combos.sort_by_key(|&(own, _)| std::cmp::Reverse(own.count_ones()));
+    let mut table = vec![NONE; 59049];
+    for (own, blk) in combos {
+        let idx = base3[own as usize] as usize + 2 * base3[blk as usize] as usize;
+        table[idx] = classify(own, blk, exact, base3, &table);
+    }
+    table
+}
+
+const DIR_VALUE: [i32; 11] = [0, 1, 4, 10, 12, 40, 45, 110, 110, 0, 0];
+
+pub fn cell_info(codes: [u8; 4]) -> CellInfo {
+    let five = codes.contains(&F5);
+    let mut fours = 0;
+    let mut straight = false;
+    let mut threes = 0;
+    let mut value = 0;
+    for &c in &codes {
+        match c {
+            B4 => fours += 1,
+            F4 => {
+                fours += 1;
+                straight = true;
+            }
+            F44 => fours += 2,
+            F3 => threes += 1,
+            _ => {}
+        }
+        value += DIR_VALUE[c as usize];
+    }
+    let over = codes.contains(&OVER);
+    let open4 = straight || fours >= 2;
+    let mut flags = 0;
+    if five {
+        flags |= FL_FIVE;
+        value += 4000;
+    }
+    if fours > 0 {
+        flags |= FL_FOUR;
+    }
+    if open4 {
+        flags |= FL_OPEN4;
+        value += 700;
+    }
+    if threes > 0 {
+        flags |= FL_THREE;
+    }
+    if !open4 && ((fours > 0 && threes > 0) || threes >= 2) {
+        flags |= FL_DOUBLE;
+        value += if fours > 0 { 300 } else { 150 };
+    }
+    if !five && (over || fours >= 2 || threes >= 2) {
+        flags |= FL_MAYBE_FORBIDDEN;
+    }
+    CellInfo {
+        value: value as i16,
+        flags,
+    }
+}
+
+fn build() -> Tables {
+    let mut base3 = [0u16; 1024];
+    for (m, b) in base3.iter_mut().enumerate() {
+        let mut v = 0u32;
+        for bit in (0..10).rev() {
+            v = v * 3 + (m as u32 >> bit & 1);
+        }
+        *b = v as u16;
+    }
+    let line = [build_line(false, &base3), build_line(true, &base3)];
+    let direct = [0, 1].map(|e| {
+        let mut t = vec![NONE; 1 << 20];
+        for (i, v) in t.iter_mut().enumerate() {
+            let (own, blk) = (i & 0x3FF, i >> 10);
+            if own & blk == 0 {
+                *v = line[e][base3[own] as usize + 2 * base3[blk] as usize];
+            }
+        }
+        t
+    });
+    let cell = (0..65536u32)
+        .map(|key| {
+            let codes = [0, 1, 2, 3].map(|d| (key >> (4 * d) & 0xF) as u8);
+            if codes.iter().any(|&c| c > OVER) {
+                CellInfo::default()
+            } else {
+                cell_info(codes)
+            }
+        })
+        .collect();
+    Tables { direct, cell }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds a window from a string like "..XX_X..." where `_` is the centre.
+    fn code(s: &str, exact: bool) -> u8 {
+        let cells: Vec<char> = s.chars().collect();
+        let c = cells.iter().position(|&ch| ch == '_').expect("centre");
+        let (mut own, mut blk) = (0u32, 0u32);
+        for k in -5i32..=5 {
+            let i = c as i32 + k;
+            let bit = (k + 5) as u32;
+            let ch = if i < 0 || i >= cells.len() as i32 {
+                '|'
+            } else {
+                cells[i as usize]
+            };
+            match ch {
+                'X' => own |= 1 << bit,
+                'O' | '|' => blk |= 1 << bit,
+                _ => {}
+            }
+        }
+        tables().direct[exact as usize][direct_index(own, blk)]
+    }
+
+    #[test]
+    fn line_codes() {
+        assert_eq!(code("..XX_X...", false), F4);
+        assert_eq!(code("OXX_X....", false), B4);
+        assert_eq!(code("..X_X....", false), F3);
+        assert_eq!(code(".X.X_....", false), F3);
+        assert_eq!(code("OX_X.....", false), B3);
+        assert_eq!(code("XXXX_X", false), F5);
+        assert_eq!(code("XXXX_X", true), OVER);
+        assert_eq!(code(".XXXX_.", true), F5);
+        assert_eq!(code("X.XX_.X", true), F44);
+        assert_eq!(code("X.X_X.X", false), F44);
+        // the straight four's left end would make six: only one true five point
+        assert_eq!(code("X.XX_X.", true), B4);
+        assert_eq!(code("X.XX_X.", false), F4);
+        assert_eq!(code("..._....", false), ONE);
+        assert_eq!(code("OX_XO", false), NONE);
+        assert_eq!(code("|_X..", false), NONE);
+        assert_eq!(code("|_X....", false), B2);
+        assert_eq!(code("..._X...", false), F2);
+    }
+}
