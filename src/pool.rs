@@ -276,8 +276,9 @@ fn lower_thread_priority() {
     #[cfg(target_os = "linux")]
     {
         use std::cell::Cell;
-        /// Nice value of search threads (0 = normal, 19 = lowest).
-        const SEARCH_NICE: libc::c_int = 10;
+        /// How much nicer search threads are than the process (19 = lowest);
+        /// relative, so a service started niced keeps its searches below it.
+        const SEARCH_NICE_OFFSET: libc::c_int = 10;
         thread_local!(static LOWERED: Cell<bool> = const { Cell::new(false) });
         LOWERED.with(|lowered| {
             if !lowered.replace(true) {
@@ -285,7 +286,9 @@ fn lower_thread_priority() {
                 // failure only leaves the priority as it was.
                 unsafe {
                     let tid = libc::gettid();
-                    libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, SEARCH_NICE);
+                    let current = libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t);
+                    let nice = (current + SEARCH_NICE_OFFSET).min(19);
+                    libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, nice);
                 }
             }
         });

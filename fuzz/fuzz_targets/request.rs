@@ -5,7 +5,8 @@
 //! 5xx (a panic anywhere would also abort the fuzzer through libFuzzer's panic
 //! hook), errors are problem documents, and 200 answers are legal for the
 //! request (moves are combinations of the hand's cards that beat the standing
-//! play, a split partitions the hand, a bid outbids, a discard is in the hand).
+//! play, a split partitions the hand, a bid outbids, a discard is in the hand, a gomoku move is legal on the
+//! replayed board).
 #![no_main]
 
 use std::sync::LazyLock;
@@ -14,6 +15,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use gamebot::config::Config;
+use gamebot::gomoku;
 use gamebot::doudizhu::{ComboType, Hand, Rules, beats, classify, classify_all};
 use gamebot::http::doudizhu::{BidRequest, MovesRequest, PlayRequest, SplitRequest};
 use gamebot::http::{AppState, app};
@@ -23,8 +25,7 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use tower::ServiceExt;
 
-/// Every POST route. `/gomoku/move` answers 404 where the gomoku engine is
-/// not built in, and is fuzzed like the others where it is.
+/// Every POST route.
 const ROUTES: [&str; 8] = [
     "/doudizhu/moves",
     "/doudizhu/split",
@@ -117,6 +118,7 @@ fuzz_target!(|data: &[u8]| {
         "/doudizhu/bid" => check_bid(body, &json),
         "/mahjong/discard" => check_discard(body, &json),
         "/mahjong/claim" => check_claim(body, &json),
+        "/gomoku/move" => check_gomoku(body, &json),
         _ => {}
     }
 });
@@ -254,4 +256,28 @@ fn check_claim(body: &[u8], json: &Value) {
             "{action} does not use the claimed {claimed}"
         );
     }
+}
+
+/// The answer is a legal move in the position the request describes
+/// (replayed on the engine's own board: on the board, empty, not forbidden).
+fn check_gomoku(body: &[u8], json: &Value) {
+    let req: Value = serde_json::from_slice(body).expect("the server accepted it");
+    let size = req["size"].as_u64().map_or(15, |s| s as usize);
+    let rule = match req["rule"].as_str().unwrap_or("freestyle") {
+        "freestyle" => gomoku::Rule::Freestyle,
+        "standard" => gomoku::Rule::Standard,
+        "renju" => gomoku::Rule::Renju,
+        other => panic!("the server accepted rule {other}"),
+    };
+    let point = |v: &Value| {
+        let xy = v.as_array().expect("a point is an array");
+        (xy[0].as_u64().expect("x") as usize, xy[1].as_u64().expect("y") as usize)
+    };
+    let moves: Vec<gomoku::Point> = req["moves"]
+        .as_array()
+        .map(|m| m.iter().map(point).collect())
+        .unwrap_or_default();
+    let board = gomoku::Board::from_moves(size, rule, &moves).expect("the server accepted it");
+    let answer = point(&json["move"]);
+    assert!(board.is_legal(answer), "{answer:?} is not legal here");
 }
