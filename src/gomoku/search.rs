@@ -782,8 +782,8 @@ impl Searcher<'_> {
                 break 'node;
             }
             let mut worst = 0;
-            for i in 0..defences.len() {
-                let c = defences[i].0 as usize;
+            for &(c, _) in defences.iter() {
+                let c = c as usize;
                 self.b.play_idx(c);
                 let r = self.vct(ply + 1, depth - 1);
                 self.b.undo_idx();
