@@ -16,8 +16,35 @@ use super::tiles::{KINDS, TileCounts, Variant, is_terminal_or_honor};
 /// Best taatsu count per (pair used, sets) for one suit pattern; -1 = unreachable.
 type BlockInfo = [[i8; 5]; 2];
 
+/// Multiplicative hash for the small integer pattern keys: the default SipHash was a
+/// large share of a discard decision's time, and the keys are not attacker-chosen hashes
+/// (tile counts bounded by validation).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        let h = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+pub(crate) type KeyHashBuilder = std::hash::BuildHasherDefault<KeyHasher>;
+
 thread_local! {
-    static CACHE: RefCell<HashMap<u32, BlockInfo>> = RefCell::new(HashMap::with_capacity(1 << 14));
+    static CACHE: RefCell<HashMap<u32, BlockInfo, KeyHashBuilder>> =
+        RefCell::new(HashMap::with_capacity_and_hasher(1 << 14, KeyHashBuilder::default()));
 }
 
 fn pattern_key(c: &[u8; 9], len: usize, seq: bool) -> u32 {
@@ -96,33 +123,35 @@ fn group_info(counts: &[u8], seq: bool) -> BlockInfo {
     pattern_info(&mut c, counts.len(), seq)
 }
 
+/// Max-plus convolution of two block tables (sets capped at 4, at most one pair).
+/// Associative and commutative, so groups may be combined in any order.
 #[allow(clippy::needless_range_loop)]
-fn combine(infos: &[BlockInfo; 4], mreq: i8) -> i8 {
-    let mut dp = [[-1i8; 5]; 2];
-    dp[0][0] = 0;
-    for info in infos {
-        let mut nd = [[-1i8; 5]; 2];
-        for p1 in 0..2 {
-            for m1 in 0..5 {
-                if dp[p1][m1] < 0 {
-                    continue;
-                }
-                for p2 in 0..(2 - p1) {
-                    for m2 in 0..5 {
-                        if info[p2][m2] < 0 {
-                            continue;
-                        }
-                        let m = (m1 + m2).min(4);
-                        let v = dp[p1][m1] + info[p2][m2];
-                        if nd[p1 + p2][m] < v {
-                            nd[p1 + p2][m] = v;
-                        }
+fn conv(a: &BlockInfo, b: &BlockInfo) -> BlockInfo {
+    let mut nd = [[-1i8; 5]; 2];
+    for p1 in 0..2 {
+        for m1 in 0..5 {
+            if a[p1][m1] < 0 {
+                continue;
+            }
+            for p2 in 0..(2 - p1) {
+                for m2 in 0..5 {
+                    if b[p2][m2] < 0 {
+                        continue;
+                    }
+                    let m = (m1 + m2).min(4);
+                    let v = a[p1][m1] + b[p2][m2];
+                    if nd[p1 + p2][m] < v {
+                        nd[p1 + p2][m] = v;
                     }
                 }
             }
         }
-        dp = nd;
     }
+    nd
+}
+
+/// Replacement-count minimum (shanten) for a combined table needing `mreq` sets and a pair.
+fn eval(dp: &BlockInfo, mreq: i8) -> i8 {
     let mut best = i8::MAX;
     for (p, row) in dp.iter().enumerate() {
         for (m, &t) in row.iter().enumerate() {
@@ -135,6 +164,24 @@ fn combine(infos: &[BlockInfo; 4], mreq: i8) -> i8 {
         }
     }
     best
+}
+
+fn combine(infos: &[BlockInfo; 4], mreq: i8) -> i8 {
+    let dp = conv(&conv(&infos[0], &infos[1]), &conv(&infos[2], &infos[3]));
+    eval(&dp, mreq)
+}
+
+/// For each group, the combination of the other three (so a change in one group costs
+/// one convolution instead of three).
+fn rest_of(infos: &[BlockInfo; 4]) -> [BlockInfo; 4] {
+    let a01 = conv(&infos[0], &infos[1]);
+    let a23 = conv(&infos[2], &infos[3]);
+    [
+        conv(&infos[1], &a23),
+        conv(&infos[0], &a23),
+        conv(&a01, &infos[3]),
+        conv(&a01, &infos[2]),
+    ]
 }
 
 fn infos_of(c: &[u8; KINDS]) -> [BlockInfo; 4] {
@@ -325,8 +372,9 @@ fn ukeire_standard(
     };
     let mreq = 4usize.saturating_sub(melds) as i8;
     let apply = |s: i8| (s + 1 - k).max(0) - 1;
-    let mut infos = infos_of(&c);
-    let s0 = apply(combine(&infos, mreq));
+    let infos = infos_of(&c);
+    let rest = rest_of(&infos);
+    let s0 = apply(eval(&conv(&rest[0], &infos[0]), mreq));
     if s0 < 0 {
         return (s0, 0, 0);
     }
@@ -346,15 +394,13 @@ fn ukeire_standard(
             continue;
         }
         let g = (t / 9).min(3) as usize;
-        let saved = infos[g];
         c[t as usize] += 1;
-        infos[g] = match g {
+        let info = match g {
             3 => group_info(&c[27..34], false),
             _ => group_info(&c[g * 9..g * 9 + 9], true),
         };
-        let s = apply(combine(&infos, mreq));
         c[t as usize] -= 1;
-        infos[g] = saved;
+        let s = apply(eval(&conv(&rest[g], &info), mreq));
         if s < s0 {
             mask |= 1 << t;
             count += live[t as usize] as u32;
@@ -439,6 +485,71 @@ mod tests {
         let live = live_counts(v, &seen);
         let (s, n, _) = ukeire(v, &hand, 0, &live);
         assert_eq!((s, n), (0, 3));
+    }
+
+    /// Ukeire by adding every kind and recomputing the whole shanten (the definition).
+    fn ukeire_naive(
+        variant: Variant,
+        conc: &TileCounts,
+        melds: usize,
+        live: &[u8; KINDS],
+    ) -> (i8, u32, u64) {
+        let s0 = shanten_forms(variant, conc, melds, Forms::Standard);
+        if s0 < 0 {
+            return (s0, 0, 0);
+        }
+        let (mut count, mut mask) = (0u32, 0u64);
+        for t in variant.kinds() {
+            let mut c = *conc;
+            if live[t as usize] == 0 || c.get(t) >= 4 {
+                continue;
+            }
+            c.add(t);
+            if shanten_forms(variant, &c, melds, Forms::Standard) < s0 {
+                mask |= 1 << t;
+                count += u32::from(live[t as usize]);
+            }
+        }
+        (s0, count, mask)
+    }
+
+    #[test]
+    fn fast_standard_ukeire_matches_naive() {
+        let mut seed = 5u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for case in 0..4000u64 {
+            let variant = [Variant::Riichi, Variant::HongKong, Variant::RedDragon][case as usize % 3];
+            let melds = (case / 3 % 3) as usize;
+            let kinds: Vec<u8> = variant.kinds().collect();
+            let mut c = TileCounts::default();
+            let mut seen = TileCounts::default();
+            let n = 13 - 3 * melds;
+            while c.total() < n as u32 {
+                let k = kinds[(next() % kinds.len() as u64) as usize];
+                if c.get(k) < 4 {
+                    c.add(k);
+                    seen.add(k);
+                }
+            }
+            for _ in 0..next() % 20 {
+                let k = kinds[(next() % kinds.len() as u64) as usize];
+                if seen.get(k) < 4 {
+                    seen.add(k);
+                }
+            }
+            let live = live_counts(variant, &seen);
+            assert_eq!(
+                ukeire_forms(variant, &c, melds, &live, Forms::Standard),
+                ukeire_naive(variant, &c, melds, &live),
+                "{} melds {melds} {variant:?}",
+                c.to_tenhou()
+            );
+        }
     }
 
     #[test]
