@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use super::tiles::{KINDS, TileCounts, Variant, is_terminal_or_honor};
 
 /// Best taatsu count per (pair used, sets) for one suit pattern; -1 = unreachable.
-type BlockInfo = [[i8; 5]; 2];
+pub(crate) type BlockInfo = [[i8; 5]; 2];
 
 /// Multiplicative hash for the small integer pattern keys: the default SipHash was a
 /// large share of a discard decision's time, and the keys are not attacker-chosen hashes
@@ -358,6 +358,116 @@ pub fn ukeire_forms(
     (s0, count, mask)
 }
 
+/// Standard-form tables of one hand, kept so that one-tile edits (a draw, a discard)
+/// re-evaluate only the touched suit group: one table lookup and one convolution.
+pub(crate) struct StdTables {
+    /// Counts without wildcards.
+    c: [u8; KINDS],
+    wilds: i8,
+    mreq: i8,
+    infos: [BlockInfo; 4],
+    rest: [BlockInfo; 4],
+}
+
+/// Suit group of a kind (0–2 suits, 3 honors).
+pub(crate) fn group_of(t: u8) -> usize {
+    (t / 9).min(3) as usize
+}
+
+fn group_slice_info(c: &[u8; KINDS], g: usize) -> BlockInfo {
+    match g {
+        3 => group_info(&c[27..34], false),
+        _ => group_info(&c[g * 9..g * 9 + 9], true),
+    }
+}
+
+impl StdTables {
+    pub(crate) fn new(variant: Variant, conc: &TileCounts, melds: usize) -> Self {
+        let mut c = conc.0;
+        let wilds = match variant.wildcard() {
+            Some(w) => std::mem::take(&mut c[w as usize]) as i8,
+            None => 0,
+        };
+        let infos = infos_of(&c);
+        StdTables {
+            c,
+            wilds,
+            mreq: 4usize.saturating_sub(melds) as i8,
+            infos,
+            rest: rest_of(&infos),
+        }
+    }
+
+    fn apply(&self, s: i8) -> i8 {
+        (s + 1 - self.wilds).max(0) - 1
+    }
+
+    /// Standard-form shanten (same as `shanten_forms(.., Forms::Standard)`).
+    pub(crate) fn shanten(&self) -> i8 {
+        self.apply(eval(&conv(&self.rest[0], &self.infos[0]), self.mreq))
+    }
+
+    /// The table of `t`'s group with one more `t` (not a wildcard).
+    pub(crate) fn group_plus(&self, t: u8) -> BlockInfo {
+        let mut c = self.c;
+        c[t as usize] += 1;
+        group_slice_info(&c, group_of(t))
+    }
+
+    /// The tables after removing one `d` (not a wildcard, held).
+    pub(crate) fn without(&self, d: u8) -> Self {
+        let mut c = self.c;
+        c[d as usize] -= 1;
+        let mut infos = self.infos;
+        infos[group_of(d)] = group_slice_info(&c, group_of(d));
+        StdTables {
+            c,
+            wilds: self.wilds,
+            mreq: self.mreq,
+            infos,
+            rest: rest_of(&infos),
+        }
+    }
+
+    /// (shanten, ukeire, mask) for the hand `conc` these tables describe; `plus(t)` must
+    /// return `self.group_plus(t)` (callers may serve it from a cache).
+    pub(crate) fn ukeire(
+        &self,
+        variant: Variant,
+        conc: &TileCounts,
+        live: &[u8; KINDS],
+        mut plus: impl FnMut(u8) -> BlockInfo,
+    ) -> (i8, u32, u64) {
+        let s0 = self.shanten();
+        if s0 < 0 {
+            return (s0, 0, 0);
+        }
+        let mut mask = 0u64;
+        let mut count = 0u32;
+        for t in variant.kinds() {
+            if live[t as usize] == 0 {
+                continue;
+            }
+            if Some(t) == variant.wildcard() {
+                // a wildcard always lowers the replacement number
+                mask |= 1 << t;
+                count += live[t as usize] as u32;
+                continue;
+            }
+            if !touches(conc, t) {
+                continue;
+            }
+            let info = plus(t);
+            let s = self.apply(eval(&conv(&self.rest[group_of(t)], &info), self.mreq));
+            if s < s0 {
+                mask |= 1 << t;
+                count += live[t as usize] as u32;
+            }
+        }
+        (s0, count, mask)
+    }
+}
+
 /// Fast standard-form ukeire: only the drawn tile's group is re-evaluated.
 fn ukeire_standard(
     variant: Variant,
@@ -365,48 +475,8 @@ fn ukeire_standard(
     melds: usize,
     live: &[u8; KINDS],
 ) -> (i8, u32, u64) {
-    let mut c = conc.0;
-    let k = match variant.wildcard() {
-        Some(w) => std::mem::take(&mut c[w as usize]) as i8,
-        None => 0,
-    };
-    let mreq = 4usize.saturating_sub(melds) as i8;
-    let apply = |s: i8| (s + 1 - k).max(0) - 1;
-    let infos = infos_of(&c);
-    let rest = rest_of(&infos);
-    let s0 = apply(eval(&conv(&rest[0], &infos[0]), mreq));
-    if s0 < 0 {
-        return (s0, 0, 0);
-    }
-    let mut mask = 0u64;
-    let mut count = 0u32;
-    for t in variant.kinds() {
-        if live[t as usize] == 0 {
-            continue;
-        }
-        if Some(t) == variant.wildcard() {
-            // a wildcard always lowers the replacement number
-            mask |= 1 << t;
-            count += live[t as usize] as u32;
-            continue;
-        }
-        if !touches(conc, t) {
-            continue;
-        }
-        let g = (t / 9).min(3) as usize;
-        c[t as usize] += 1;
-        let info = match g {
-            3 => group_info(&c[27..34], false),
-            _ => group_info(&c[g * 9..g * 9 + 9], true),
-        };
-        c[t as usize] -= 1;
-        let s = apply(eval(&conv(&rest[g], &info), mreq));
-        if s < s0 {
-            mask |= 1 << t;
-            count += live[t as usize] as u32;
-        }
-    }
-    (s0, count, mask)
+    let tables = StdTables::new(variant, conc, melds);
+    tables.ukeire(variant, conc, live, |t| tables.group_plus(t))
 }
 
 fn touches(conc: &TileCounts, k: u8) -> bool {
