@@ -3,7 +3,9 @@
 //! strategy only replaces the discard ranking.
 
 use super::rules::{WinInput, legal_win};
-use super::shanten::{Forms, KeyHashBuilder, live_counts, max_sets, shanten_forms, ukeire, ukeire_forms};
+use super::shanten::{
+    Forms, KeyHashBuilder, live_counts, max_sets, shanten_forms, ukeire, ukeire_forms,
+};
 use super::tiles::{
     KINDS, Meld, MeldKind, Tile, TileCounts, Variant, is_dragon, is_honor, rank_of, suit_of,
 };

@@ -124,25 +124,20 @@ fn group_info(counts: &[u8], seq: bool) -> BlockInfo {
 }
 
 /// Max-plus convolution of two block tables (sets capped at 4, at most one pair).
-/// Associative and commutative, so groups may be combined in any order.
+/// Associative and commutative, so groups may be combined in any order. Unreachable
+/// entries (-1) become a large negative so the loops run without branches; any sum
+/// involving one stays negative and loses to the -1 start value.
 #[allow(clippy::needless_range_loop)]
 fn conv(a: &BlockInfo, b: &BlockInfo) -> BlockInfo {
+    let widen = |x: &BlockInfo| x.map(|row| row.map(|v| if v < 0 { -64 } else { v }));
+    let (a, b) = (widen(a), widen(b));
     let mut nd = [[-1i8; 5]; 2];
     for p1 in 0..2 {
         for m1 in 0..5 {
-            if a[p1][m1] < 0 {
-                continue;
-            }
             for p2 in 0..(2 - p1) {
                 for m2 in 0..5 {
-                    if b[p2][m2] < 0 {
-                        continue;
-                    }
                     let m = (m1 + m2).min(4);
-                    let v = a[p1][m1] + b[p2][m2];
-                    if nd[p1 + p2][m] < v {
-                        nd[p1 + p2][m] = v;
-                    }
+                    nd[p1 + p2][m] = nd[p1 + p2][m].max(a[p1][m1] + b[p2][m2]);
                 }
             }
         }
@@ -341,6 +336,11 @@ pub fn ukeire_forms(
     if s0 < 0 {
         return (s0, 0, 0);
     }
+    // Red Dragon never takes the `xiangting` branch of `shanten_forms`, so its combined
+    // shanten after a plain draw is the standard part (one group re-evaluated) or the
+    // cheap seven-pairs count, exactly as `shanten_forms` computes it.
+    let tables = (forms == Forms::All && variant == Variant::RedDragon)
+        .then(|| StdTables::new(variant, conc, melds));
     let mut mask = 0u64;
     let mut count = 0u32;
     let mut c = *conc;
@@ -349,7 +349,19 @@ pub fn ukeire_forms(
             continue;
         }
         c.add(k);
-        if shanten_forms(variant, &c, melds, forms) < s0 {
+        let after = match &tables {
+            Some(t) if Some(k) != variant.wildcard() => {
+                let mut s = t.apply(eval(&conv(&t.rest[group_of(k)], &t.group_plus(k)), t.mreq));
+                if melds == 0 && c.total() >= 13 {
+                    let mut plain = c.0;
+                    plain[variant.wildcard().map_or(0, usize::from)] = 0;
+                    s = s.min(t.apply(seven_pairs_raw(&plain)));
+                }
+                s
+            }
+            _ => shanten_forms(variant, &c, melds, forms),
+        };
+        if after < s0 {
             mask |= 1 << k;
             count += live[k as usize] as u32;
         }
@@ -563,8 +575,9 @@ mod tests {
         conc: &TileCounts,
         melds: usize,
         live: &[u8; KINDS],
+        forms: Forms,
     ) -> (i8, u32, u64) {
-        let s0 = shanten_forms(variant, conc, melds, Forms::Standard);
+        let s0 = shanten_forms(variant, conc, melds, forms);
         if s0 < 0 {
             return (s0, 0, 0);
         }
@@ -575,7 +588,7 @@ mod tests {
                 continue;
             }
             c.add(t);
-            if shanten_forms(variant, &c, melds, Forms::Standard) < s0 {
+            if shanten_forms(variant, &c, melds, forms) < s0 {
                 mask |= 1 << t;
                 count += u32::from(live[t as usize]);
             }
@@ -584,7 +597,7 @@ mod tests {
     }
 
     #[test]
-    fn fast_standard_ukeire_matches_naive() {
+    fn fast_ukeire_matches_naive() {
         let mut seed = 5u64;
         let mut next = || {
             seed = seed
@@ -593,7 +606,8 @@ mod tests {
             seed >> 33
         };
         for case in 0..4000u64 {
-            let variant = [Variant::Riichi, Variant::HongKong, Variant::RedDragon][case as usize % 3];
+            let variant =
+                [Variant::Riichi, Variant::HongKong, Variant::RedDragon][case as usize % 3];
             let melds = (case / 3 % 3) as usize;
             let kinds: Vec<u8> = variant.kinds().collect();
             let mut c = TileCounts::default();
@@ -613,12 +627,18 @@ mod tests {
                 }
             }
             let live = live_counts(variant, &seen);
-            assert_eq!(
-                ukeire_forms(variant, &c, melds, &live, Forms::Standard),
-                ukeire_naive(variant, &c, melds, &live),
-                "{} melds {melds} {variant:?}",
-                c.to_tenhou()
-            );
+            // (the `xiangting` branch for the other variants is the crate's own answer)
+            for forms in [Forms::Standard, Forms::All] {
+                if forms == Forms::All && variant != Variant::RedDragon {
+                    continue;
+                }
+                assert_eq!(
+                    ukeire_forms(variant, &c, melds, &live, forms),
+                    ukeire_naive(variant, &c, melds, &live, forms),
+                    "{} melds {melds} {variant:?} {forms:?}",
+                    c.to_tenhou()
+                );
+            }
         }
     }
 
