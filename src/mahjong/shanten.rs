@@ -124,20 +124,25 @@ fn group_info(counts: &[u8], seq: bool) -> BlockInfo {
 }
 
 /// Max-plus convolution of two block tables (sets capped at 4, at most one pair).
-/// Associative and commutative, so groups may be combined in any order. Unreachable
-/// entries (-1) become a large negative so the loops run without branches; any sum
-/// involving one stays negative and loses to the -1 start value.
+/// Associative and commutative, so groups may be combined in any order.
 #[allow(clippy::needless_range_loop)]
 fn conv(a: &BlockInfo, b: &BlockInfo) -> BlockInfo {
-    let widen = |x: &BlockInfo| x.map(|row| row.map(|v| if v < 0 { -64 } else { v }));
-    let (a, b) = (widen(a), widen(b));
     let mut nd = [[-1i8; 5]; 2];
     for p1 in 0..2 {
         for m1 in 0..5 {
+            if a[p1][m1] < 0 {
+                continue;
+            }
             for p2 in 0..(2 - p1) {
                 for m2 in 0..5 {
+                    if b[p2][m2] < 0 {
+                        continue;
+                    }
                     let m = (m1 + m2).min(4);
-                    nd[p1 + p2][m] = nd[p1 + p2][m].max(a[p1][m1] + b[p2][m2]);
+                    let v = a[p1][m1] + b[p2][m2];
+                    if nd[p1 + p2][m] < v {
+                        nd[p1 + p2][m] = v;
+                    }
                 }
             }
         }
