@@ -430,7 +430,7 @@ fn near_ready(seed: &mut u64, variant: Variant, noise: usize) -> Option<Vec<Tile
     };
     for _ in 0..4 {
         let k = kinds[(lcg(seed) % kinds.len() as u64) as usize];
-        if k < 27 && k % 9 <= 6 && variant.has_chow() && lcg(seed) % 2 == 0 {
+        if k < 27 && k % 9 <= 6 && variant.has_chow() && lcg(seed).is_multiple_of(2) {
             for x in k..k + 3 {
                 if !put(x, &mut counts, &mut out) {
                     return None;
