@@ -27,6 +27,14 @@ fn bench(c: &mut Criterion) {
             c.bench_function(&name, |b| b.iter(|| decide_discard(black_box(&x))));
         }
     }
+    // the load-test body (bench/bodies/discard.json): near ready, efficient lookahead
+    for strategy in [Strategy::Classic, Strategy::Efficient] {
+        let mut x = ctx(Variant::Riichi, "123m456p789s1127z5m", strategy);
+        x.visible = parse_tiles("1z").expect("visible");
+        x.drawn = Some(parse_tiles("5m").expect("drawn")[0]);
+        let name = format!("discard/Riichi/{strategy:?}/load-body");
+        c.bench_function(&name, |b| b.iter(|| decide_discard(black_box(&x))));
+    }
     let mut claim = ctx(Variant::HongKong, "1289m3478p2569s1z", Strategy::Classic);
     claim.min_fan = 0;
     let tile = parse_tiles("7m").expect("tile")[0];

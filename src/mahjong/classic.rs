@@ -3,7 +3,9 @@
 //! strategy only replaces the discard ranking.
 
 use super::rules::{WinInput, legal_win};
-use super::shanten::{Forms, live_counts, max_sets, shanten_forms, ukeire, ukeire_forms};
+use super::shanten::{
+    Forms, KeyHashBuilder, live_counts, max_sets, shanten_forms, ukeire, ukeire_forms,
+};
 use super::tiles::{
     KINDS, Meld, MeldKind, Tile, TileCounts, Variant, is_dragon, is_honor, rank_of, suit_of,
 };
@@ -171,8 +173,8 @@ fn protected_pairs(ctx: &DiscardContext, plan: Plan) -> Vec<u8> {
 }
 
 thread_local! {
-    static BLOCKS: std::cell::RefCell<std::collections::HashMap<u32, u32>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static BLOCKS: std::cell::RefCell<std::collections::HashMap<u32, u32, KeyHashBuilder>> =
+        std::cell::RefCell::new(std::collections::HashMap::default());
 }
 
 /// Max over decompositions of one suit of sets·100 + (pairs + adjacent partials)·10 + gap

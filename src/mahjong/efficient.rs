@@ -4,7 +4,8 @@
 //! three tiles from ready, then dead tiles, isolated honors/terminals before middle tiles.
 
 use super::classic::edge_rank;
-use super::shanten::{Forms, live_counts, shanten_forms, ukeire_forms};
+use super::shanten::{BlockInfo, Forms, StdTables, group_of, live_counts, ukeire_forms};
+use super::tiles::KINDS;
 use super::tiles::Variant;
 use super::{Candidate, Category, DiscardContext};
 
@@ -38,6 +39,9 @@ fn lookahead(ctx: &DiscardContext, kind: u8) -> u64 {
         drawn.add(t);
         let mut live2 = live;
         live2[t as usize] -= 1;
+        let tables = StdTables::new(variant, &drawn, melds);
+        // groups a discard leaves alone answer draws the same way for every discard
+        let mut plus_cache: [Option<BlockInfo>; KINDS] = [None; KINDS];
         let mut best = 0u32;
         for (d, _) in drawn.kinds() {
             if Some(d) == variant.wildcard() || d == t {
@@ -45,10 +49,19 @@ fn lookahead(ctx: &DiscardContext, kind: u8) -> u64 {
             }
             let mut h = drawn;
             h.remove(d);
-            if shanten_forms(variant, &h, melds, Forms::Standard) >= s0 {
+            let h_tables = tables.without(d);
+            if h_tables.shanten() >= s0 {
                 continue;
             }
-            best = best.max(ukeire_forms(variant, &h, melds, &live2, Forms::Standard).1);
+            let gd = group_of(d);
+            let (_, uk, _) = h_tables.ukeire(variant, &h, &live2, |x| {
+                if group_of(x) == gd {
+                    h_tables.group_plus(x)
+                } else {
+                    *plus_cache[x as usize].get_or_insert_with(|| tables.group_plus(x))
+                }
+            });
+            best = best.max(uk);
         }
         total += u64::from(live[t as usize]) * u64::from(best);
     }

@@ -14,10 +14,37 @@ use std::collections::HashMap;
 use super::tiles::{KINDS, TileCounts, Variant, is_terminal_or_honor};
 
 /// Best taatsu count per (pair used, sets) for one suit pattern; -1 = unreachable.
-type BlockInfo = [[i8; 5]; 2];
+pub(crate) type BlockInfo = [[i8; 5]; 2];
+
+/// Multiplicative hash for the small integer pattern keys: the default SipHash was a
+/// large share of a discard decision's time, and the keys are not attacker-chosen hashes
+/// (tile counts bounded by validation).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        let h = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+pub(crate) type KeyHashBuilder = std::hash::BuildHasherDefault<KeyHasher>;
 
 thread_local! {
-    static CACHE: RefCell<HashMap<u32, BlockInfo>> = RefCell::new(HashMap::with_capacity(1 << 14));
+    static CACHE: RefCell<HashMap<u32, BlockInfo, KeyHashBuilder>> =
+        RefCell::new(HashMap::with_capacity_and_hasher(1 << 14, KeyHashBuilder::default()));
 }
 
 fn pattern_key(c: &[u8; 9], len: usize, seq: bool) -> u32 {
@@ -96,33 +123,35 @@ fn group_info(counts: &[u8], seq: bool) -> BlockInfo {
     pattern_info(&mut c, counts.len(), seq)
 }
 
+/// Max-plus convolution of two block tables (sets capped at 4, at most one pair).
+/// Associative and commutative, so groups may be combined in any order.
 #[allow(clippy::needless_range_loop)]
-fn combine(infos: &[BlockInfo; 4], mreq: i8) -> i8 {
-    let mut dp = [[-1i8; 5]; 2];
-    dp[0][0] = 0;
-    for info in infos {
-        let mut nd = [[-1i8; 5]; 2];
-        for p1 in 0..2 {
-            for m1 in 0..5 {
-                if dp[p1][m1] < 0 {
-                    continue;
-                }
-                for p2 in 0..(2 - p1) {
-                    for m2 in 0..5 {
-                        if info[p2][m2] < 0 {
-                            continue;
-                        }
-                        let m = (m1 + m2).min(4);
-                        let v = dp[p1][m1] + info[p2][m2];
-                        if nd[p1 + p2][m] < v {
-                            nd[p1 + p2][m] = v;
-                        }
+fn conv(a: &BlockInfo, b: &BlockInfo) -> BlockInfo {
+    let mut nd = [[-1i8; 5]; 2];
+    for p1 in 0..2 {
+        for m1 in 0..5 {
+            if a[p1][m1] < 0 {
+                continue;
+            }
+            for p2 in 0..(2 - p1) {
+                for m2 in 0..5 {
+                    if b[p2][m2] < 0 {
+                        continue;
+                    }
+                    let m = (m1 + m2).min(4);
+                    let v = a[p1][m1] + b[p2][m2];
+                    if nd[p1 + p2][m] < v {
+                        nd[p1 + p2][m] = v;
                     }
                 }
             }
         }
-        dp = nd;
     }
+    nd
+}
+
+/// Replacement-count minimum (shanten) for a combined table needing `mreq` sets and a pair.
+fn eval(dp: &BlockInfo, mreq: i8) -> i8 {
     let mut best = i8::MAX;
     for (p, row) in dp.iter().enumerate() {
         for (m, &t) in row.iter().enumerate() {
@@ -135,6 +164,24 @@ fn combine(infos: &[BlockInfo; 4], mreq: i8) -> i8 {
         }
     }
     best
+}
+
+fn combine(infos: &[BlockInfo; 4], mreq: i8) -> i8 {
+    let dp = conv(&conv(&infos[0], &infos[1]), &conv(&infos[2], &infos[3]));
+    eval(&dp, mreq)
+}
+
+/// For each group, the combination of the other three (so a change in one group costs
+/// one convolution instead of three).
+fn rest_of(infos: &[BlockInfo; 4]) -> [BlockInfo; 4] {
+    let a01 = conv(&infos[0], &infos[1]);
+    let a23 = conv(&infos[2], &infos[3]);
+    [
+        conv(&infos[1], &a23),
+        conv(&infos[0], &a23),
+        conv(&a01, &infos[3]),
+        conv(&a01, &infos[2]),
+    ]
 }
 
 fn infos_of(c: &[u8; KINDS]) -> [BlockInfo; 4] {
@@ -294,6 +341,11 @@ pub fn ukeire_forms(
     if s0 < 0 {
         return (s0, 0, 0);
     }
+    // Red Dragon never takes the `xiangting` branch of `shanten_forms`, so its combined
+    // shanten after a plain draw is the standard part (one group re-evaluated) or the
+    // cheap seven-pairs count, exactly as `shanten_forms` computes it.
+    let tables = (forms == Forms::All && variant == Variant::RedDragon)
+        .then(|| StdTables::new(variant, conc, melds));
     let mut mask = 0u64;
     let mut count = 0u32;
     let mut c = *conc;
@@ -302,13 +354,135 @@ pub fn ukeire_forms(
             continue;
         }
         c.add(k);
-        if shanten_forms(variant, &c, melds, forms) < s0 {
+        let after = match &tables {
+            Some(t) if Some(k) != variant.wildcard() => {
+                let mut s = t.apply(eval(&conv(&t.rest[group_of(k)], &t.group_plus(k)), t.mreq));
+                if melds == 0 && c.total() >= 13 {
+                    let mut plain = c.0;
+                    plain[variant.wildcard().map_or(0, usize::from)] = 0;
+                    s = s.min(t.apply(seven_pairs_raw(&plain)));
+                }
+                s
+            }
+            _ => shanten_forms(variant, &c, melds, forms),
+        };
+        if after < s0 {
             mask |= 1 << k;
             count += live[k as usize] as u32;
         }
         c.remove(k);
     }
     (s0, count, mask)
+}
+
+/// Standard-form tables of one hand, kept so that one-tile edits (a draw, a discard)
+/// re-evaluate only the touched suit group: one table lookup and one convolution.
+pub(crate) struct StdTables {
+    /// Counts without wildcards.
+    c: [u8; KINDS],
+    wilds: i8,
+    mreq: i8,
+    infos: [BlockInfo; 4],
+    rest: [BlockInfo; 4],
+}
+
+/// Suit group of a kind (0–2 suits, 3 honors).
+pub(crate) fn group_of(t: u8) -> usize {
+    (t / 9).min(3) as usize
+}
+
+fn group_slice_info(c: &[u8; KINDS], g: usize) -> BlockInfo {
+    match g {
+        3 => group_info(&c[27..34], false),
+        _ => group_info(&c[g * 9..g * 9 + 9], true),
+    }
+}
+
+impl StdTables {
+    pub(crate) fn new(variant: Variant, conc: &TileCounts, melds: usize) -> Self {
+        let mut c = conc.0;
+        let wilds = match variant.wildcard() {
+            Some(w) => std::mem::take(&mut c[w as usize]) as i8,
+            None => 0,
+        };
+        let infos = infos_of(&c);
+        StdTables {
+            c,
+            wilds,
+            mreq: 4usize.saturating_sub(melds) as i8,
+            infos,
+            rest: rest_of(&infos),
+        }
+    }
+
+    fn apply(&self, s: i8) -> i8 {
+        (s + 1 - self.wilds).max(0) - 1
+    }
+
+    /// Standard-form shanten (same as `shanten_forms(.., Forms::Standard)`).
+    pub(crate) fn shanten(&self) -> i8 {
+        self.apply(eval(&conv(&self.rest[0], &self.infos[0]), self.mreq))
+    }
+
+    /// The table of `t`'s group with one more `t` (not a wildcard).
+    pub(crate) fn group_plus(&self, t: u8) -> BlockInfo {
+        let mut c = self.c;
+        c[t as usize] += 1;
+        group_slice_info(&c, group_of(t))
+    }
+
+    /// The tables after removing one `d` (not a wildcard, held).
+    pub(crate) fn without(&self, d: u8) -> Self {
+        let mut c = self.c;
+        c[d as usize] -= 1;
+        let mut infos = self.infos;
+        infos[group_of(d)] = group_slice_info(&c, group_of(d));
+        StdTables {
+            c,
+            wilds: self.wilds,
+            mreq: self.mreq,
+            infos,
+            rest: rest_of(&infos),
+        }
+    }
+
+    /// (shanten, ukeire, mask) for the hand `conc` these tables describe; `plus(t)` must
+    /// return `self.group_plus(t)` (callers may serve it from a cache).
+    pub(crate) fn ukeire(
+        &self,
+        variant: Variant,
+        conc: &TileCounts,
+        live: &[u8; KINDS],
+        mut plus: impl FnMut(u8) -> BlockInfo,
+    ) -> (i8, u32, u64) {
+        let s0 = self.shanten();
+        if s0 < 0 {
+            return (s0, 0, 0);
+        }
+        let mut mask = 0u64;
+        let mut count = 0u32;
+        for t in variant.kinds() {
+            if live[t as usize] == 0 {
+                continue;
+            }
+            if Some(t) == variant.wildcard() {
+                // a wildcard always lowers the replacement number
+                mask |= 1 << t;
+                count += live[t as usize] as u32;
+                continue;
+            }
+            if !touches(conc, t) {
+                continue;
+            }
+            let info = plus(t);
+            let s = self.apply(eval(&conv(&self.rest[group_of(t)], &info), self.mreq));
+            if s < s0 {
+                mask |= 1 << t;
+                count += live[t as usize] as u32;
+            }
+        }
+        (s0, count, mask)
+    }
 }
 
 /// Fast standard-form ukeire: only the drawn tile's group is re-evaluated.
@@ -318,49 +492,8 @@ fn ukeire_standard(
     melds: usize,
     live: &[u8; KINDS],
 ) -> (i8, u32, u64) {
-    let mut c = conc.0;
-    let k = match variant.wildcard() {
-        Some(w) => std::mem::take(&mut c[w as usize]) as i8,
-        None => 0,
-    };
-    let mreq = 4usize.saturating_sub(melds) as i8;
-    let apply = |s: i8| (s + 1 - k).max(0) - 1;
-    let mut infos = infos_of(&c);
-    let s0 = apply(combine(&infos, mreq));
-    if s0 < 0 {
-        return (s0, 0, 0);
-    }
-    let mut mask = 0u64;
-    let mut count = 0u32;
-    for t in variant.kinds() {
-        if live[t as usize] == 0 {
-            continue;
-        }
-        if Some(t) == variant.wildcard() {
-            // a wildcard always lowers the replacement number
-            mask |= 1 << t;
-            count += live[t as usize] as u32;
-            continue;
-        }
-        if !touches(conc, t) {
-            continue;
-        }
-        let g = (t / 9).min(3) as usize;
-        let saved = infos[g];
-        c[t as usize] += 1;
-        infos[g] = match g {
-            3 => group_info(&c[27..34], false),
-            _ => group_info(&c[g * 9..g * 9 + 9], true),
-        };
-        let s = apply(combine(&infos, mreq));
-        c[t as usize] -= 1;
-        infos[g] = saved;
-        if s < s0 {
-            mask |= 1 << t;
-            count += live[t as usize] as u32;
-        }
-    }
-    (s0, count, mask)
+    let tables = StdTables::new(variant, conc, melds);
+    tables.ukeire(variant, conc, live, |t| tables.group_plus(t))
 }
 
 fn touches(conc: &TileCounts, k: u8) -> bool {
@@ -439,6 +572,79 @@ mod tests {
         let live = live_counts(v, &seen);
         let (s, n, _) = ukeire(v, &hand, 0, &live);
         assert_eq!((s, n), (0, 3));
+    }
+
+    /// Ukeire by adding every kind and recomputing the whole shanten (the definition).
+    fn ukeire_naive(
+        variant: Variant,
+        conc: &TileCounts,
+        melds: usize,
+        live: &[u8; KINDS],
+        forms: Forms,
+    ) -> (i8, u32, u64) {
+        let s0 = shanten_forms(variant, conc, melds, forms);
+        if s0 < 0 {
+            return (s0, 0, 0);
+        }
+        let (mut count, mut mask) = (0u32, 0u64);
+        for t in variant.kinds() {
+            let mut c = *conc;
+            if live[t as usize] == 0 || c.get(t) >= 4 {
+                continue;
+            }
+            c.add(t);
+            if shanten_forms(variant, &c, melds, forms) < s0 {
+                mask |= 1 << t;
+                count += u32::from(live[t as usize]);
+            }
+        }
+        (s0, count, mask)
+    }
+
+    #[test]
+    fn fast_ukeire_matches_naive() {
+        let mut seed = 5u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for case in 0..4000u64 {
+            let variant =
+                [Variant::Riichi, Variant::HongKong, Variant::RedDragon][case as usize % 3];
+            let melds = (case / 3 % 3) as usize;
+            let kinds: Vec<u8> = variant.kinds().collect();
+            let mut c = TileCounts::default();
+            let mut seen = TileCounts::default();
+            let n = 13 - 3 * melds;
+            while c.total() < n as u32 {
+                let k = kinds[(next() % kinds.len() as u64) as usize];
+                if c.get(k) < 4 {
+                    c.add(k);
+                    seen.add(k);
+                }
+            }
+            for _ in 0..next() % 20 {
+                let k = kinds[(next() % kinds.len() as u64) as usize];
+                if seen.get(k) < 4 {
+                    seen.add(k);
+                }
+            }
+            let live = live_counts(variant, &seen);
+            // (the `xiangting` branch for the other variants is the crate's own answer)
+            for forms in [Forms::Standard, Forms::All] {
+                if forms == Forms::All && variant != Variant::RedDragon {
+                    continue;
+                }
+                assert_eq!(
+                    ukeire_forms(variant, &c, melds, &live, forms),
+                    ukeire_naive(variant, &c, melds, &live, forms),
+                    "{} melds {melds} {variant:?} {forms:?}",
+                    c.to_tenhou()
+                );
+            }
+        }
     }
 
     #[test]

@@ -413,3 +413,116 @@ proptest::proptest! {
         }
     }
 }
+
+/// A hand near ready: random sets and a pair, then `noise` tiles replaced at random.
+fn near_ready(seed: &mut u64, variant: Variant, noise: usize) -> Option<Vec<Tile>> {
+    let kinds: Vec<u8> = variant.kinds().collect();
+    let mut counts = [0u8; 34];
+    let mut out: Vec<u8> = Vec::new();
+    let put = |k: u8, counts: &mut [u8; 34], out: &mut Vec<u8>| {
+        if counts[k as usize] < 4 {
+            counts[k as usize] += 1;
+            out.push(k);
+            true
+        } else {
+            false
+        }
+    };
+    for _ in 0..4 {
+        let k = kinds[(lcg(seed) % kinds.len() as u64) as usize];
+        if k < 27 && k % 9 <= 6 && variant.has_chow() && lcg(seed).is_multiple_of(2) {
+            for x in k..k + 3 {
+                if !put(x, &mut counts, &mut out) {
+                    return None;
+                }
+            }
+        } else {
+            for _ in 0..3 {
+                if !put(k, &mut counts, &mut out) {
+                    return None;
+                }
+            }
+        }
+    }
+    let k = kinds[(lcg(seed) % kinds.len() as u64) as usize];
+    for _ in 0..2 {
+        if !put(k, &mut counts, &mut out) {
+            return None;
+        }
+    }
+    for _ in 0..noise {
+        let i = (lcg(seed) % out.len() as u64) as usize;
+        counts[out[i] as usize] -= 1;
+        out.remove(i);
+        loop {
+            let k = kinds[(lcg(seed) % kinds.len() as u64) as usize];
+            if put(k, &mut counts, &mut out) {
+                break;
+            }
+        }
+    }
+    Some(out.into_iter().map(Tile::new).collect())
+}
+
+fn fnv(hash: &mut u64, bytes: &[u8]) {
+    for &b in bytes {
+        *hash ^= u64::from(b);
+        *hash = hash.wrapping_mul(0x100_0000_01b3);
+    }
+}
+
+/// Every detail of many decisions (both strategies, all variants, random and near-ready
+/// hands, some visible tiles) hashed and compared with the value recorded from the engine
+/// before the discard path was optimised (commit 9d2f791): the fast path must not change
+/// a single decision, candidate number or category.
+#[test]
+fn decisions_match_recorded_reference() {
+    let mut seed = 2026u64;
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut lookahead_cases = 0;
+    for case in 0..3000u64 {
+        let variant = [Variant::Riichi, Variant::HongKong, Variant::RedDragon][(case % 3) as usize];
+        let strategy = [Strategy::Classic, Strategy::Efficient][(case / 3 % 2) as usize];
+        let hand = if case % 4 == 0 {
+            deal(lcg(&mut seed), variant, 14)
+        } else {
+            let noise = 1 + (lcg(&mut seed) % 4) as usize;
+            match near_ready(&mut seed, variant, noise) {
+                Some(h) => h,
+                None => continue,
+            }
+        };
+        let mut c = DiscardContext::new(variant, hand);
+        c.strategy = strategy;
+        c.min_fan = (lcg(&mut seed) % 8) as u8;
+        c.min_score = (lcg(&mut seed) % 16) as u32;
+        let mut seen = c.concealed();
+        for _ in 0..(lcg(&mut seed) % 12) {
+            let k = (lcg(&mut seed) % 34) as u8;
+            if variant.kinds().any(|x| x == k) && seen.get(k) < 4 {
+                seen.add(k);
+                c.visible.push(Tile::new(k));
+            }
+        }
+        if validate(&c).is_err() {
+            continue;
+        }
+        let d = decide_discard(&c);
+        let std_best = d.candidates.iter().map(|x| x.std_shanten).min();
+        if strategy == Strategy::Efficient && std_best.is_some_and(|s| (1..=3).contains(&s)) {
+            lookahead_cases += 1;
+        }
+        let line = format!(
+            "{:?} {} {} {} {} {:?}",
+            d.action,
+            d.tile.kind_name(),
+            d.riichi,
+            d.shanten,
+            d.ukeire,
+            d.candidates
+        );
+        fnv(&mut hash, line.as_bytes());
+    }
+    assert!(lookahead_cases > 300, "{lookahead_cases}");
+    assert_eq!(hash, 8_600_402_634_998_227_392, "decision hash changed");
+}
