@@ -674,3 +674,47 @@ fn finds_a_vct_by_double_three() {
     assert_ne!(r.best, (8, 7));
     assert!(b.is_legal(r.best));
 }
+
+// ---- defence against the opponent's continuous fours -------------------------------
+
+/// Parses an arena move list ("x,y x,y ...").
+fn arena_moves(s: &str) -> Vec<Point> {
+    s.split_whitespace()
+        .map(|m| {
+            let (x, y) = m.split_once(',').expect("x,y");
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+/// Whether the side to move on `b` wins by force according to a deep capped search
+/// (its VCF and VCT solvers at the root).
+fn mover_wins(b: &Board) -> bool {
+    let r = search(b, &limits(10, 400_000), &Stop::never());
+    r.win_in.is_some_and(|n| n > 0)
+}
+
+/// Plays the first `before` moves of an arena game the engine lost, checks that its old
+/// answer there let the opponent win by force, and that the capped search now picks a
+/// move after which the opponent has no forced win.
+fn defends_in(rule: Rule, game: &str, before: usize, old: Point) {
+    let moves = arena_moves(game);
+    let b = Board::from_moves(15, rule, &moves[..before]).unwrap();
+    let mut after_old = b.clone();
+    after_old.play(old);
+    assert!(mover_wins(&after_old), "{old:?} no longer loses: the test shows nothing");
+    let r = search(&b, &limits(8, 300_000), &Stop::never());
+    assert!(b.is_legal(r.best), "{r:?}");
+    let mut after = b.clone();
+    after.play(r.best);
+    assert!(!mover_wins(&after), "{:?} still loses: {r:?}", r.best);
+}
+
+#[test]
+fn stops_the_vcf_of_freestyle_pair_40() {
+    // arena seed 1, pair 40, engine white: after (4, 7) black won by three fours in a row
+    // ending in a straight four
+    let game = "7,7 9,5 4,8 8,4 7,8 7,5 6,8 5,8 5,9 4,10 6,10 7,11 3,7 2,6 6,7 6,6 5,7 4,7 \
+                6,9 6,11 8,7 9,7 9,6 10,5 5,10";
+    defends_in(Rule::Freestyle, game, 17, (4, 7));
+}
