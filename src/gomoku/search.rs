@@ -861,7 +861,6 @@ impl Searcher<'_> {
                 x.abs_diff(ax).max(y.abs_diff(ay)) <= 1
             })
         };
-        let in_list = |c: u16| list.iter().any(|m| m.0 == c);
         let mut cands: Vec<u16> = Vec::new();
         let mut by_rank: [Vec<(u16, i32)>; 4] = Default::default();
         for &(c, v) in list {
@@ -881,7 +880,7 @@ impl Searcher<'_> {
         }
         for group in by_rank.iter_mut() {
             group.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
-            cands.extend(group.iter().map(|m| m.0).filter(|&c| in_list(c)));
+            cands.extend(group.iter().map(|m| m.0));
         }
         cands.truncate(ROOT_DEFEND_WIDTH);
         let mut safe = Vec::new();
