@@ -121,6 +121,10 @@ fn window_codes(tabs: [&[u8]; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u
     )
 }
 
+/// Hashed in while a side has passed, so a passed position never shares a key with the
+/// same stones and the other side to move.
+const PASS_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// A position. Cells are indexed `y * size + x`; side 0 is black, 1 is white.
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -150,6 +154,8 @@ pub struct Board {
     points: Vec<Point>,
     /// Whether each move of the history made a five.
     won: Vec<bool>,
+    /// 1 while the search lets the side to move pass (a null move), else 0.
+    passed: usize,
 }
 
 impl Board {
@@ -182,6 +188,7 @@ impl Board {
             history: Vec::with_capacity(size * size),
             points: Vec::with_capacity(size * size),
             won: Vec::with_capacity(size * size),
+            passed: 0,
             geo,
         };
         for c in 0..size * size {
@@ -306,7 +313,15 @@ impl Board {
     /// Side to move: 0 black, 1 white.
     #[inline]
     pub(crate) fn side(&self) -> usize {
-        self.history.len() & 1
+        (self.history.len() & 1) ^ self.passed
+    }
+
+    /// Hands the move to the other side without a stone (the search's "what if he
+    /// moved now"); calling it again takes the pass back. Only the search's own copy of
+    /// a board passes, and it undoes every stone played meanwhile before passing back.
+    pub(crate) fn toggle_pass(&mut self) {
+        self.passed ^= 1;
+        self.hash ^= PASS_KEY;
     }
 
     #[inline]

@@ -8,8 +8,9 @@
 //!   renju (black: exactly five; overline, double four, double three forbidden, with the
 //!   recursive definition of a three; a five beats a forbidden shape; white: five or more).
 //! * [`search`] / [`Engine::search`]: immediate win, forced blocks, a VCF (continuous fours)
-//!   solver at the root and iterative-deepening PVS with a transposition table, killer and
-//!   history ordering, threat-restricted move lists and late-move reductions.
+//!   solver at the root (also run for the opponent, given the move, to keep the root to
+//!   moves that stop his VCF), a bounded VCT solver and iterative-deepening PVS with a
+//!   transposition table, killer and history ordering, threat-restricted move lists and late-move reductions.
 //!
 //! Coordinates: a point is `(x, y)` = (column, row), 0-based from the top-left.
 

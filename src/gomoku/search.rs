@@ -23,6 +23,12 @@ const ROOT_VCT_DEPTH: i32 = 6;
 const ROOT_VCT_NODES: u64 = 30_000;
 const ROOT_VCF_NODES: u64 = 60_000;
 const VCT_WIDTH: usize = 12;
+/// Defence against the opponent's VCF at the root: the node budget of the whole
+/// defence, the share of it for spotting the threat, and how many candidate moves get
+/// checked.
+const ROOT_DEFEND_NODES: u64 = 60_000;
+const ROOT_THREAT_NODES: u64 = 20_000;
+const ROOT_DEFEND_WIDTH: usize = 40;
 /// Late-move pruning: at non-PV nodes of depth d, quiet moves past `LMP[d]` are skipped.
 const LMP: [usize; 6] = [usize::MAX, 5, 7, 10, 14, 19];
 
@@ -202,6 +208,7 @@ impl Engine {
             pv_len: [0; MAX_PLY],
             bufs: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             vcf_tail: 0,
+            root_moves: Vec::new(),
         };
         s.root(limits)
     }
@@ -246,6 +253,9 @@ struct Searcher<'a> {
     /// Plies after the end of the last VCF line found: 0 when it ends with a five, 2 when
     /// it ends with a threat the defender can't meet (straight four, forbidden block).
     vcf_tail: i32,
+    /// When not empty, the root searches only these moves (the ones that stop the
+    /// opponent's VCF).
+    root_moves: Vec<u16>,
 }
 
 impl Searcher<'_> {
@@ -393,6 +403,14 @@ impl Searcher<'_> {
         }
         let mut list = std::mem::take(&mut self.bufs[ply]);
         let outcome = self.generate(&mut list);
+        if ply == 0 && !self.root_moves.is_empty() && matches!(outcome, Outcome::Moves(_)) {
+            let keep = &self.root_moves;
+            list.retain(|m| keep.contains(&m.0));
+            if list.is_empty() {
+                // the restriction to answers to a three left out every safe move
+                list.extend(self.root_moves.iter().map(|&c| (c, 0)));
+            }
+        }
         let result = self.pvs_moves(
             depth, alpha, beta, ply, pv_node, tt_move, outcome, &mut list,
         );
@@ -798,6 +816,109 @@ impl Searcher<'_> {
         result
     }
 
+    /// Runs `f` with at most `nodes` more nodes. Returns its answer and whether it was cut
+    /// short; `self.aborted` stays set only when the whole search must end.
+    fn bounded<T>(&mut self, nodes: u64, f: impl FnOnce(&mut Self) -> T) -> (T, bool) {
+        let saved = self.node_limit;
+        let budget = self.nodes.saturating_add(nodes).min(saved);
+        self.node_limit = budget;
+        let r = f(self);
+        self.node_limit = saved;
+        let cut = self.aborted;
+        if cut && self.nodes >= budget && budget < saved {
+            self.aborted = false;
+        }
+        (r, cut)
+    }
+
+    /// Whether the opponent, were it his move now, would win by continuous fours.
+    fn opponent_vcf(&mut self, depth: i32) -> bool {
+        self.b.toggle_pass();
+        let won = self.vcf(0, depth);
+        self.b.toggle_pass();
+        won
+    }
+
+    /// When the opponent, given the move, would win by continuous fours: the root moves
+    /// (from `list`) after which he proven no longer can within the budget, our fours
+    /// first, then the cells of his winning line, his threat cells and their neighbours.
+    /// Empty when he has no such win, when no move stops it or when the search is stopped.
+    fn vcf_defences(&mut self, list: &[(u16, i32)], depth: i32) -> Vec<u16> {
+        let total = (self.node_limit / 4).min(ROOT_DEFEND_NODES);
+        let end = self.nodes.saturating_add(total);
+        let (threat, cut) = self.bounded(total.min(ROOT_THREAT_NODES), |me| me.opponent_vcf(depth));
+        if !threat || cut {
+            return Vec::new();
+        }
+        let s = self.b.side();
+        let o = 1 - s;
+        let line: Vec<u16> = self.pv[0][..self.pv_len[0]].to_vec();
+        let attacks: Vec<u16> = line.iter().step_by(2).copied().collect();
+        let near_attack = |b: &Board, c: u16| {
+            let (x, y) = b.point(c as usize);
+            attacks.iter().any(|&a| {
+                let (ax, ay) = b.point(a as usize);
+                x.abs_diff(ax).max(y.abs_diff(ay)) <= 1
+            })
+        };
+        let mut cands: Vec<u16> = Vec::new();
+        let mut by_rank: [Vec<(u16, i32)>; 4] = Default::default();
+        for &(c, v) in list {
+            let ci = c as usize;
+            let rank = if self.b.info(ci, s).flags & FL_FOUR != 0 {
+                0
+            } else if line.contains(&c) {
+                1
+            } else if self.b.info(ci, o).flags & (FL_FOUR | FL_THREE | FL_DOUBLE) != 0 {
+                2
+            } else if near_attack(&self.b, c) {
+                3
+            } else {
+                continue;
+            };
+            by_rank[rank].push((c, v));
+        }
+        for group in by_rank.iter_mut() {
+            group.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+            cands.extend(group.iter().map(|m| m.0));
+        }
+        cands.truncate(ROOT_DEFEND_WIDTH);
+        let mut safe = Vec::new();
+        for c in cands {
+            if self.nodes >= end {
+                break;
+            }
+            let left = end - self.nodes;
+            let share = (left / 4).max(2_000).min(left);
+            let ci = c as usize;
+            let four = self.b.info(ci, s).flags & FL_FOUR != 0;
+            self.b.play_idx(ci);
+            let (wins, cut) = if four {
+                // he must block; then we are to move again, so he is safe from our
+                // pass only if he has no VCF even then
+                match self.five_point_near(ci, s) {
+                    Some(blk) if !self.b.forbidden_for(blk, o) => {
+                        self.b.play_idx(blk);
+                        let r = self.bounded(share, |me| me.opponent_vcf(depth));
+                        self.b.undo_idx();
+                        r
+                    }
+                    _ => (false, false),
+                }
+            } else {
+                self.bounded(share, |me| me.vcf(0, depth))
+            };
+            self.b.undo_idx();
+            if self.aborted {
+                break;
+            }
+            if !wins && !cut {
+                safe.push(c);
+            }
+        }
+        safe
+    }
+
     /// A cell within four steps of `c` along its lines where `side` completes a five.
     fn five_point_near(&self, c: usize, side: usize) -> Option<usize> {
         let n = self.b.size() as i32;
@@ -942,6 +1063,20 @@ impl Searcher<'_> {
                 return self.result(fallback, self.evaluate(), 0, &[fallback]);
             }
             self.aborted = false;
+        }
+        let mut fallback = fallback;
+        if outcome != Outcome::Forced {
+            let vcf_depth = limits
+                .max_depth
+                .map_or(ROOT_VCF_DEPTH, |d| (d as i32).clamp(1, ROOT_VCF_DEPTH));
+            let safe = self.vcf_defences(&list, vcf_depth);
+            if let Some(&first) = safe.first() {
+                fallback = first;
+            }
+            if self.aborted {
+                return self.result(fallback, self.evaluate(), 0, &[fallback]);
+            }
+            self.root_moves = safe;
         }
         let max_depth = limits
             .max_depth

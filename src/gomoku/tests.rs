@@ -674,3 +674,78 @@ fn finds_a_vct_by_double_three() {
     assert_ne!(r.best, (8, 7));
     assert!(b.is_legal(r.best));
 }
+
+// ---- defence against the opponent's continuous fours -------------------------------
+
+/// Naive check (independent of the engine's solver): does the side to move win by at
+/// most `depth` continuous fours (each answered by the only block), ending in a five or in
+/// two five points the defender can't both take?
+fn has_vcf(b: &Board, depth: u32) -> bool {
+    let me = b.to_move();
+    let opp = me.opponent();
+    let empty = empty_points(b);
+    if empty
+        .iter()
+        .any(|&p| b.is_legal(p) && makes_five_for(b, p, me))
+    {
+        return true;
+    }
+    let opp_fives: Vec<Point> = empty
+        .iter()
+        .copied()
+        .filter(|&p| makes_five_for(b, p, opp))
+        .collect();
+    if depth == 0 || opp_fives.len() > 1 {
+        return false;
+    }
+    for &p in &empty {
+        if !b.is_legal(p) || (!opp_fives.is_empty() && p != opp_fives[0]) {
+            continue;
+        }
+        let mut c = b.clone();
+        c.play(p);
+        let mine: Vec<Point> = empty_points(&c)
+            .into_iter()
+            .filter(|&q| makes_five_for(&c, q, me))
+            .collect();
+        if mine.is_empty()
+            || empty_points(&c)
+                .iter()
+                .any(|&q| c.is_legal(q) && makes_five_for(&c, q, opp))
+        {
+            continue;
+        }
+        if mine.len() >= 2 || !c.is_legal(mine[0]) {
+            return true;
+        }
+        c.play(mine[0]);
+        if has_vcf(&c, depth - 1) {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn stops_the_opponents_vcf() {
+    // black (the opponent) threatens (8, 7): a four on row 7 and a three on column 8 at
+    // once, then a straight four at (8, 8). White, to move, must break it now; a search one
+    // ply deep can't see it, only the check of black's continuous fours can.
+    let black = [(5, 7), (6, 7), (7, 7), (8, 5), (8, 6)];
+    let white = [(4, 7), (8, 3), (2, 12), (12, 12)];
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let b = position(rule, &black, &white, false);
+        let mut passed = b.clone();
+        passed.play((13, 1));
+        assert!(has_vcf(&passed, 3), "{rule:?}: black has no VCF to stop");
+        let r = search(&b, &limits(1, 50_000), &Stop::never());
+        assert!(b.is_legal(r.best), "{r:?}");
+        let mut after = b.clone();
+        after.play(r.best);
+        assert!(
+            !has_vcf(&after, 4),
+            "{rule:?}: {:?} leaves a VCF: {r:?}",
+            r.best
+        );
+    }
+}
