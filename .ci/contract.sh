@@ -30,9 +30,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-CACHE="${CI_TOOL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/gamebot-ci}"
-VENV="$CACHE/contract-venv"
-PYTHON="${PYTHON:-python3}"
 # schemathesis 4.x: `schemathesis run SPEC --url ...`, configuration in schemathesis.toml
 # (3.x had a different CLI and no per-check configuration). Bump deliberately.
 REQUIREMENTS=("schemathesis==4.32.5")
@@ -43,6 +40,8 @@ REPORT_DIR="${CONTRACT_REPORT_DIR:-$ROOT/target/contract-report}"
 DRAIN_TIMEOUT_S=10
 
 log() { printf 'contract: %s\n' "$*"; }
+source "$ROOT/.ci/venv.sh"
+VENV="$CACHE/contract-venv"
 
 TMP="$(mktemp -d)"
 SERVER_PID=""
@@ -102,19 +101,6 @@ finish() {
   exit 0
 }
 
-setup_venv() {
-  local want have=""
-  want="$(printf '%s\n' "${REQUIREMENTS[@]}")"
-  [[ -f "$VENV/.requirements" ]] && have="$(cat "$VENV/.requirements")"
-  if [[ -x "$VENV/bin/schemathesis" && "$have" == "$want" ]]; then
-    return 0
-  fi
-  log "setting up $VENV (${REQUIREMENTS[*]})"
-  mkdir -p "$CACHE"
-  "$PYTHON" -m venv --clear "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${REQUIREMENTS[@]}"
-  printf '%s\n' "$want" >"$VENV/.requirements"
-}
 
 # GET http://127.0.0.1:$PORT$1 and print the body; non-zero exit unless 200.
 http_get() {
@@ -143,7 +129,7 @@ if [[ ! -f "$SPEC" ]]; then
   finish
 fi
 
-setup_venv
+setup_venv "$VENV" schemathesis
 
 # --- start -------------------------------------------------------------------------------------
 PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"

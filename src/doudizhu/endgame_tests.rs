@@ -204,8 +204,20 @@ fn hand_of(cards: &[Rank]) -> Hand {
 /// A random position: `seats` = 2 or 3, hands of 1..=max cards, random rules,
 /// mover and (half the time) a standing play from the unused cards.
 fn random_position(rng: &mut StdRng, seats: usize, max: usize) -> Position {
-    let mut d = deck();
-    d.shuffle(rng);
+    position_from(rng, deck(), seats, max, 8)
+}
+
+/// A random position dealt from `cards` (shuffled here): hands of 1..=max
+/// cards for `seats` = 2 or 3 seats, random rules and mover, and half the
+/// time a standing play drawn from the next `standing_pool` unused cards.
+fn position_from(
+    rng: &mut StdRng,
+    mut cards: Vec<Rank>,
+    seats: usize,
+    max: usize,
+    standing_pool: usize,
+) -> Position {
+    cards.shuffle(rng);
     let mut present = [true; 3];
     if seats == 2 {
         present[rng.random_range(1..3)] = false;
@@ -215,7 +227,7 @@ fn random_position(rng: &mut StdRng, seats: usize, max: usize) -> Position {
     for s in 0..3 {
         if present[s] {
             let n = rng.random_range(1..=max);
-            hands[s] = hand_of(&d[at..at + n]);
+            hands[s] = hand_of(&cards[at..at + n]);
             at += n;
         }
     }
@@ -227,7 +239,7 @@ fn random_position(rng: &mut StdRng, seats: usize, max: usize) -> Position {
     let to_move = seat_list[rng.random_range(0..seat_list.len())];
     let mut last = None;
     if rng.random_bool(0.5) {
-        let pool = hand_of(&d[at..at + 8]);
+        let pool = hand_of(&cards[at..at + standing_pool]);
         let leads = legal_moves(pool, None, &rules);
         let c = leads[rng.random_range(0..leads.len())];
         let others: Vec<Seat> = seat_list
@@ -605,50 +617,11 @@ fn packed_code_is_exact() {
 /// get right.
 fn chain_rich_position(rng: &mut StdRng, seats: usize, max: usize) -> Position {
     let low = rng.random_range(0..=5);
-    let mut d: Vec<Rank> = deck()
+    let cards: Vec<Rank> = deck()
         .into_iter()
         .filter(|r| (low..low + 7).contains(&r.index()) || !r.chains())
         .collect();
-    d.shuffle(rng);
-    let mut present = [true; 3];
-    if seats == 2 {
-        present[rng.random_range(1..3)] = false;
-    }
-    let mut hands = [Hand::EMPTY; 3];
-    let mut at = 0;
-    for s in 0..3 {
-        if present[s] {
-            let n = rng.random_range(1..=max);
-            hands[s] = hand_of(&d[at..at + n]);
-            at += n;
-        }
-    }
-    let rules = rules_from(rng.random_range(0..16));
-    let seat_list: Vec<Seat> = Seat::ALL
-        .into_iter()
-        .filter(|s| present[s.index()])
-        .collect();
-    let to_move = seat_list[rng.random_range(0..seat_list.len())];
-    let mut last = None;
-    if rng.random_bool(0.5) {
-        let leads = legal_moves(hand_of(&d[at..at + 10]), None, &rules);
-        let c = leads[rng.random_range(0..leads.len())];
-        let others: Vec<Seat> = seat_list
-            .iter()
-            .copied()
-            .filter(|&s| s != to_move)
-            .collect();
-        last = Some((others[rng.random_range(0..others.len())], c));
-    }
-    let p = Position {
-        hands,
-        present,
-        to_move,
-        last,
-        rules,
-    };
-    p.validate().unwrap();
-    p
+    position_from(rng, cards, seats, max, 10)
 }
 
 #[test]
