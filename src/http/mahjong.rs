@@ -148,6 +148,16 @@ macro_rules! mahjong_request {
             pub flowers: Vec<FlowerName>,
             #[serde(default)]
             pub riichi_declared: bool,
+            /// Riichi: the bot's own discards this hand, for furiten (no win on a discard when
+            /// one of them would complete the hand). They are visible tiles, so `visible` must
+            /// hold each of them too. Ignored by the other variants.
+            #[serde(default)]
+            pub own_discards: Option<TilesInput>,
+            /// Riichi: the bot is in temporary or riichi furiten (it let a winning tile pass since
+            /// its last discard, or at all since declaring riichi). Only the game's history shows
+            /// that, so the caller says it. Ignored by the other variants.
+            #[serde(default)]
+            pub furiten: bool,
             #[serde(default)]
             pub strategy: StrategyName,
             $($extra)*
@@ -182,6 +192,10 @@ macro_rules! mahjong_request {
                 }
                 ctx.flowers = self.flowers.iter().map(|f| f.0).collect();
                 ctx.riichi_declared = self.riichi_declared;
+                if let Some(d) = &self.own_discards {
+                    ctx.own_discards = d.parse(Field::OwnDiscards)?;
+                }
+                ctx.furiten = self.furiten;
                 ctx.strategy = match self.strategy {
                     StrategyName::Classic => Strategy::Classic,
                     StrategyName::Efficient => Strategy::Efficient,

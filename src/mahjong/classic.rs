@@ -2,7 +2,7 @@
 //! The shared turn pipeline (win → kong → discard) also lives here; the efficient
 //! strategy only replaces the discard ranking.
 
-use super::rules::{WinInput, legal_win};
+use super::rules::{WinInput, is_winning_hand, legal_win};
 use super::shanten::{
     Forms, KeyHashBuilder, live_counts, max_sets, shanten_forms, ukeire, ukeire_forms,
 };
@@ -583,6 +583,26 @@ fn best_after_discard(
     best
 }
 
+/// Riichi furiten: why the bot may not win on a discard, if it may not. The
+/// discard kind counts whatever tile completes the hand's shape, with or
+/// without a yaku.
+fn furiten(ctx: &DiscardContext, conc: &TileCounts) -> Option<String> {
+    if ctx.variant != Variant::Riichi {
+        return None;
+    }
+    if ctx.furiten {
+        return Some("the caller reports a missed win".into());
+    }
+    ctx.own_discards
+        .iter()
+        .find(|t| {
+            let mut with = *conc;
+            with.add(t.index);
+            is_winning_hand(ctx.variant, &with, &ctx.melds)
+        })
+        .map(|t| format!("the wait {} is among the own discards", t.kind_name()))
+}
+
 /// Decision on another player's discard.
 pub fn decide_claim(ctx: &DiscardContext, tile: Tile, from: From) -> ClaimDecision {
     let pass = |reason: &str| ClaimDecision {
@@ -599,6 +619,9 @@ pub fn decide_claim(ctx: &DiscardContext, tile: Tile, from: From) -> ClaimDecisi
         let mut with = conc;
         with.add(k);
         if let Some(v) = legal_win(&win_input(ctx, with, k, false), ctx.min_fan, ctx.min_score) {
+            if let Some(why) = furiten(ctx, &conc) {
+                return pass(&format!("furiten: {why}; a win only by self-draw"));
+            }
             return ClaimDecision {
                 action: ClaimAction::Win,
                 tiles: vec![tile],

@@ -95,6 +95,13 @@ pub struct DiscardContext {
     pub dora_indicators: Vec<Tile>,
     pub flowers: Vec<Flower>,
     pub riichi_declared: bool,
+    /// Riichi: the bot's own discards this hand (also part of `visible`), for
+    /// discard furiten.
+    pub own_discards: Vec<Tile>,
+    /// Riichi: the caller says the bot is in temporary or riichi furiten (it
+    /// let a winning tile pass since its last discard, or at all since riichi),
+    /// which only the game's history shows.
+    pub furiten: bool,
     pub strategy: Strategy,
 }
 
@@ -114,6 +121,8 @@ impl DiscardContext {
             dora_indicators: Vec::new(),
             flowers: Vec::new(),
             riichi_declared: false,
+            own_discards: Vec::new(),
+            furiten: false,
             strategy: Strategy::Classic,
         }
     }
@@ -148,6 +157,7 @@ pub enum Field {
     Drawn,
     Melds(usize),
     Visible,
+    OwnDiscards,
     DoraIndicators,
     Flowers,
     Tile,
@@ -162,6 +172,7 @@ impl Field {
             Self::Drawn => "/drawn".into(),
             Self::Melds(i) => format!("/melds/{i}/tiles"),
             Self::Visible => "/visible".into(),
+            Self::OwnDiscards => "/own_discards".into(),
             Self::DoraIndicators => "/dora_indicators".into(),
             Self::Flowers => "/flowers".into(),
             Self::Tile => "/tile".into(),
@@ -199,6 +210,10 @@ pub enum MahjongError {
     BadFlowers,
     #[error("/min_fan: must be 0..=13")]
     BadMinFan,
+    #[error(
+        "/own_discards: {tile} is listed more often than `visible` holds it (own discards are visible tiles)"
+    )]
+    OwnDiscardNotVisible { tile: String },
 }
 
 impl MahjongError {
@@ -214,6 +229,7 @@ impl MahjongError {
             Self::DrawnNotInHand => "/drawn".into(),
             Self::BadFlowers => "/flowers".into(),
             Self::BadMinFan => "/min_fan".into(),
+            Self::OwnDiscardNotVisible { .. } => "/own_discards".into(),
         }
     }
 }
@@ -281,6 +297,18 @@ fn validate_common(
     }
     check_variant(v, Field::Visible, &ctx.visible)?;
     check_variant(v, Field::DoraIndicators, &ctx.dora_indicators)?;
+    check_variant(v, Field::OwnDiscards, &ctx.own_discards)?;
+    let visible = ctx.visible_counts();
+    let own = TileCounts::from_tiles(&ctx.own_discards);
+    if let Some(t) = ctx
+        .own_discards
+        .iter()
+        .find(|t| own.get(t.index) > visible.get(t.index))
+    {
+        return Err(MahjongError::OwnDiscardNotVisible {
+            tile: t.kind_name(),
+        });
+    }
     if let Some(t) = extra {
         check_variant(v, Field::Tile, &[t])?;
     }

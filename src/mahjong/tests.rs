@@ -243,6 +243,70 @@ fn claims_are_legal() {
 }
 
 #[test]
+fn riichi_furiten_forbids_a_win_on_a_discard_only() {
+    // 23m waits on 1m and 4m; tanyao does not hold with 1m, but furiten counts
+    // every tile that completes the shape.
+    let mut c = ctx(Variant::Riichi, "23m456p678s234s55p");
+    c.riichi_declared = true;
+    assert_eq!(
+        decide_claim(&c, t("4m")[0], From::Left).action,
+        ClaimAction::Win
+    );
+    c.visible = t("1m9p");
+    c.own_discards = t("1m9p");
+    assert!(validate_claim(&c, t("4m")[0]).is_ok());
+    let d = decide_claim(&c, t("4m")[0], From::Left);
+    assert_eq!(d.action, ClaimAction::Pass, "{}", d.reason);
+    assert!(d.reason.contains("furiten"), "{}", d.reason);
+    // A discarded tile that is no wait leaves the win alone.
+    c.own_discards = t("9p");
+    assert_eq!(
+        decide_claim(&c, t("4m")[0], From::Left).action,
+        ClaimAction::Win
+    );
+    // Temporary or riichi furiten, as the caller reports it.
+    c.furiten = true;
+    assert_eq!(
+        decide_claim(&c, t("4m")[0], From::Left).action,
+        ClaimAction::Pass
+    );
+    // Self-draw is still a win.
+    let mut own = ctx(Variant::Riichi, "234m456p678s234s55p");
+    own.drawn = Some(t("4m")[0]);
+    own.riichi_declared = true;
+    own.visible = t("1m");
+    own.own_discards = t("1m");
+    own.furiten = true;
+    assert!(validate(&own).is_ok());
+    assert_eq!(decide_discard(&own).action, Action::Win);
+    // Hong Kong has no furiten.
+    let mut hk = ctx(Variant::HongKong, "23m456p678s234s55p");
+    hk.min_fan = 0;
+    hk.visible = t("1m");
+    hk.own_discards = t("1m");
+    hk.furiten = true;
+    assert_eq!(
+        decide_claim(&hk, t("4m")[0], From::Left).action,
+        ClaimAction::Win
+    );
+}
+
+#[test]
+fn own_discards_must_be_visible() {
+    let mut c = ctx(Variant::Riichi, "23m456p678s234s55p");
+    c.own_discards = t("1m");
+    let e = validate_claim(&c, t("4m")[0]).unwrap_err();
+    assert_eq!(e.pointer(), "/own_discards");
+    c.visible = t("1m");
+    assert!(validate_claim(&c, t("4m")[0]).is_ok());
+    c.own_discards = t("11m");
+    assert_eq!(
+        validate_claim(&c, t("4m")[0]).unwrap_err().pointer(),
+        "/own_discards"
+    );
+}
+
+#[test]
 fn hong_kong_min_fan_blocks_cheap_wins() {
     let mut c = ctx(Variant::HongKong, "123m456p789s234m11s");
     c.min_fan = 3;

@@ -219,6 +219,14 @@ async fn each_kind_of_bad_input_is_a_422_naming_the_field() {
             serde_json::json!({"variant": "mahjong", "hand": "123m456p789s1127z5m"}),
             "/variant",
         ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m", "visible": "9p", "own_discards": "19p"}),
+            "/own_discards",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m", "visible": "1x", "own_discards": "1m"}),
+            "/visible",
+        ),
     ];
     for (body, pointer) in cases {
         let r = post("/mahjong/discard", body.clone()).await;
@@ -237,4 +245,25 @@ async fn each_kind_of_bad_input_is_a_422_naming_the_field() {
     )
     .await;
     assert_eq!(assert_problem(&r, 422)["errors"][0]["pointer"], "/from");
+}
+
+#[tokio::test]
+async fn riichi_furiten_turns_a_win_on_a_discard_into_a_pass() {
+    let claim = |extra: serde_json::Value| {
+        let mut body = serde_json::json!({"variant": "riichi", "hand": "23m456p678s234s55p",
+            "riichi_declared": true, "visible": "1m9p", "tile": "4m", "from": "left"});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        post("/mahjong/claim", body)
+    };
+    let r = claim(serde_json::json!({"own_discards": "9p"})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["action"], "win");
+    let r = claim(serde_json::json!({"own_discards": ["1m", "9p"]})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["action"], "pass");
+    assert!(r.json()["reason"].as_str().unwrap().contains("furiten"));
+    let r = claim(serde_json::json!({"furiten": true})).await;
+    assert_eq!(r.json()["action"], "pass");
 }
