@@ -5,30 +5,16 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use gamebot::doudizhu::{
     Combo, ComboType, Hand, Rank, Rules, legal_moves, legal_moves_into, min_plays, split,
 };
+use gamebot::rng::XorShift64Star;
 use std::hint::black_box;
-
-/// A tiny deterministic generator (xorshift64*), so the bench needs no RNG crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
 
 /// `count` seeded random hands of `n` cards dealt from a shuffled deck.
 fn hands(seed: u64, n: usize, count: usize) -> Vec<Hand> {
-    let mut rng = Rng(seed);
+    let mut rng = XorShift64Star::new(seed);
     let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
     (0..count)
         .map(|_| {
-            for i in (1..deck.len()).rev() {
-                let j = (rng.next() % (i as u64 + 1)) as usize;
-                deck.swap(i, j);
-            }
+            rng.shuffle(&mut deck);
             deck[..n]
                 .iter()
                 .fold(Hand::EMPTY, |h, &r| h.add(Hand::of(r, 1)))

@@ -16,6 +16,7 @@ use gamebot::cache::TranspositionCache;
 use gamebot::doudizhu::endgame::{Position, Seat, solve_endgame};
 use gamebot::doudizhu::{Hand, Rank, Rules, classify};
 use gamebot::pool::Stop;
+use gamebot::rng::XorShift64Star;
 
 fn h(s: &str) -> Hand {
     Hand::parse_str(s).expect("valid cards")
@@ -65,19 +66,11 @@ fn named_positions() -> Vec<(&'static str, Position)> {
 
 /// Seeded deals (xorshift), so runs are comparable.
 fn deals(seats: usize, cards: usize, count: usize, seed: u64) -> Vec<Position> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut rng = XorShift64Star::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     (0..count)
         .map(|_| {
             let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-            for i in (1..deck.len()).rev() {
-                deck.swap(i, (next() % (i as u64 + 1)) as usize);
-            }
+            rng.shuffle(&mut deck);
             let mut hands = [None; 3];
             for (k, slot) in hands.iter_mut().take(seats).enumerate() {
                 *slot = Some(
@@ -86,7 +79,7 @@ fn deals(seats: usize, cards: usize, count: usize, seed: u64) -> Vec<Position> {
                         .fold(Hand::EMPTY, |h, &r| h.add(Hand::of(r, 1))),
                 );
             }
-            let to_move = Seat::ALL[(next() % seats as u64) as usize];
+            let to_move = Seat::ALL[rng.below(seats)];
             Position::new(hands, to_move, None, Rules::default())
         })
         .collect()

@@ -19,29 +19,11 @@ use gamebot::cache::TranspositionCache;
 use gamebot::doudizhu::endgame::{Outcome, Played, Position, Seat, solve_endgame};
 use gamebot::doudizhu::{Hand, Rank, Rules};
 use gamebot::pool::Stop;
+use gamebot::rng::XorShift64Star;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn deal(rng: &mut Rng, seats: usize, cards: usize) -> Position {
+fn deal(rng: &mut XorShift64Star, seats: usize, cards: usize) -> Position {
     let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-    for i in (1..deck.len()).rev() {
-        let j = rng.below(i + 1);
-        deck.swap(i, j);
-    }
+    rng.shuffle(&mut deck);
     let mut hands = [None; 3];
     let who: &[usize] = if seats == 2 { &[0, 1] } else { &[0, 1, 2] };
     for (k, &s) in who.iter().enumerate() {
@@ -74,7 +56,7 @@ fn stress(
     seed: u64,
     only: Option<usize>,
 ) {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = XorShift64Star::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut times = Vec::new();
     let (mut nodes, mut unknown, mut wins, mut complete) = (0u64, 0, 0, 0);
     let started = Instant::now();
@@ -128,7 +110,7 @@ fn stress(
 /// plays the best move; the cache's hits are printed per position.
 fn walk(seats: usize, cards: usize, games: usize, seed: u64) {
     let cache = TranspositionCache::with_mib(256);
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = XorShift64Star::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let (mut asked, mut cached, mut first_time, mut later_time) =
         (0, 0, Duration::ZERO, Duration::ZERO);
     for g in 0..games {

@@ -16,22 +16,7 @@ use gamebot::mahjong::tiles::{
     Meld, MeldKind, Tile, TileCounts, Variant, is_terminal_or_honor, rank_of,
 };
 use gamebot::mahjong::{Action, Category, DiscardContext, Strategy, decide_discard};
-
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use gamebot::rng::SplitMix64;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Policy {
@@ -70,10 +55,11 @@ struct Outcome {
     times: Vec<u32>,
 }
 
-fn play(variant: Variant, policy: Policy, rng: &mut Rng) -> Outcome {
+fn play(variant: Variant, policy: Policy, rng: &mut SplitMix64) -> Outcome {
     let mut w = wall(variant);
     for i in (1..w.len()).rev() {
-        let j = rng.below(i + 1);
+        // by modulo, as the seeded runs in the README were drawn
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         w.swap(i, j);
     }
     let mut ctx = DiscardContext::new(variant, w.drain(..13).collect());
@@ -209,7 +195,7 @@ fn main() {
             policies.extend([Policy::Naive, Policy::NaiveTieBreak]);
         }
         for p in policies {
-            let mut rng = Rng(seed);
+            let mut rng = SplitMix64::new(seed);
             let (mut tenpai, mut win) = (0usize, 0usize);
             let mut times: Vec<u32> = Vec::new();
             for _ in 0..deals {

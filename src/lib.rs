@@ -1,7 +1,7 @@
 //! gamebot: game-bot decisions over HTTP.
 //!
 //! Engines (pure, no HTTP) live in their own modules; `http` is the thin web
-//! layer; `pool`, `cache` and `config` are the shared machinery.
+//! layer; `pool`, `cache`, `config` and `rng` are the shared machinery.
 
 pub mod cache;
 pub mod config;
@@ -11,5 +11,6 @@ pub mod http;
 pub mod mahjong;
 pub mod piskvork;
 pub mod pool;
+pub mod rng;
 pub mod server;
 pub mod telemetry;

@@ -367,13 +367,7 @@ fn deal(seed: u64) -> [String; 3] {
         .flat_map(|c| [c; 4])
         .chain(['B', 'R'])
         .collect();
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    for i in (1..deck.len()).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        deck.swap(i, (x % (i as u64 + 1)) as usize);
-    }
+    gamebot::rng::SplitMix64::new(seed).shuffle(&mut deck);
     [
         deck[..20].iter().collect(),
         deck[20..37].iter().collect(),
