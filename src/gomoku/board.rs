@@ -121,6 +121,40 @@ fn window_codes(tabs: [&[u8]; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u
     )
 }
 
+const CAND_WORDS: usize = MAX_CELLS.div_ceil(64);
+
+/// The state before one placed stone, for undo.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    start: u32,
+    value_sum: [i32; 2],
+    fives: [i32; 2],
+    open4s: [i32; 2],
+}
+
+/// Iterator over the set bits of the candidate mask.
+pub(crate) struct Candidates {
+    words: [u64; CAND_WORDS],
+    word: usize,
+}
+
+impl Iterator for Candidates {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.word < CAND_WORDS {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(self.word * 64 + w.trailing_zeros() as usize);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
 /// Hashed in while a side has passed, so a passed position never shares a key with the
 /// same stones and the other side to move.
 const PASS_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -149,6 +183,13 @@ pub struct Board {
     open4s: [i32; 2],
     /// Stones within two king steps.
     near: Vec<u8>,
+    /// Bit per cell: empty with a stone within two king steps (the search's candidates).
+    cand: [u64; CAND_WORDS],
+    /// Undo journal: the (cell, keys, infos) each refresh overwrote, in order, and per
+    /// placed stone where its entries start and the sums before it. Undo restores them
+    /// instead of recomputing the windows.
+    saved: Vec<(u16, [u16; 2], [CellInfo; 2])>,
+    frames: Vec<Frame>,
     hash: u64,
     history: Vec<u16>,
     points: Vec<Point>,
@@ -184,6 +225,9 @@ impl Board {
             fives: [0; 2],
             open4s: [0; 2],
             near: vec![0; size * size],
+            cand: [0; CAND_WORDS],
+            saved: Vec::with_capacity(64 * 48),
+            frames: Vec::with_capacity(64),
             hash: 0,
             history: Vec::with_capacity(size * size),
             points: Vec::with_capacity(size * size),
@@ -335,11 +379,6 @@ impl Board {
     }
 
     #[inline]
-    pub(crate) fn has_neighbour(&self, c: usize) -> bool {
-        self.near[c] != 0
-    }
-
-    #[inline]
     pub(crate) fn hash(&self) -> u64 {
         self.hash
     }
@@ -431,15 +470,23 @@ impl Board {
         self.infos[c] = [cell[keys[0] as usize], cell[keys[1] as usize]];
     }
 
-    /// Refreshes the empty cells in the windows around `c` in all directions.
+    /// Refreshes the empty cells in the windows around `c` in all directions (only the
+    /// direction of the shared line changes for each), journaling what it overwrites.
     fn refresh_around(&mut self, c: usize) {
-        let geo = Arc::clone(&self.geo);
+        let geo = &*self.geo;
         let tables = self.tables;
-        let exact = self.exact;
-        let tabs = self.side_tables();
+        let tabs = [
+            &tables.direct[self.exact[0] as usize][..],
+            &tables.direct[self.exact[1] as usize][..],
+        ];
         // the "five or more" table never looks five cells out: with no exact side the
         // cells at distance five keep their codes
-        let reach = if exact[0] || exact[1] { 5 } else { 4 };
+        let reach = if self.exact[0] || self.exact[1] { 5 } else { 4 };
+        let cells_state = &self.cells;
+        let keys_all = &mut self.keys;
+        let infos_all = &mut self.infos;
+        let saved = &mut self.saved;
+        let (mut dv, mut df, mut d4) = ([0i32; 2], [0i32; 2], [0i32; 2]);
         for d in 0..4 {
             let (line, pos) = geo.line_of[c][d];
             let line = line as usize;
@@ -451,29 +498,40 @@ impl Board {
             let m = !(0xFu16 << shift);
             for (k, &q) in cells[lo..=hi].iter().enumerate() {
                 let q = q as usize;
-                if self.cells[q] != 0 {
+                if cells_state[q] != 0 {
                     continue;
                 }
                 let (k0, k1) = window_codes(tabs, b, w, wall, (lo + k) as u32);
-                let keys = &mut self.keys[q];
+                let keys = &mut keys_all[q];
+                let old_keys = *keys;
                 keys[0] = keys[0] & m | (k0 as u16) << shift;
                 keys[1] = keys[1] & m | (k1 as u16) << shift;
                 let new = [tables.cell[keys[0] as usize], tables.cell[keys[1] as usize]];
-                let old = std::mem::replace(&mut self.infos[q], new);
+                let old = std::mem::replace(&mut infos_all[q], new);
+                saved.push((q as u16, old_keys, old));
                 for s in 0..2 {
-                    self.value_sum[s] += new[s].value as i32 - old[s].value as i32;
-                    self.fives[s] +=
-                        (new[s].flags & FL_FIVE) as i32 - (old[s].flags & FL_FIVE) as i32;
-                    self.open4s[s] += ((new[s].flags & FL_OPEN4) >> 2) as i32
+                    dv[s] += new[s].value as i32 - old[s].value as i32;
+                    df[s] += (new[s].flags & FL_FIVE) as i32 - (old[s].flags & FL_FIVE) as i32;
+                    d4[s] += ((new[s].flags & FL_OPEN4) >> 2) as i32
                         - ((old[s].flags & FL_OPEN4) >> 2) as i32;
                 }
             }
         }
+        for s in 0..2 {
+            self.value_sum[s] += dv[s];
+            self.fives[s] += df[s];
+            self.open4s[s] += d4[s];
+        }
     }
 
-    pub(crate) fn play_idx(&mut self, c: usize) {
-        let s = self.side();
-        let five = self.info(c, s).flags & FL_FIVE != 0;
+    /// Puts a stone of side `s` on empty cell `c`: line bits, codes and sums (journaled).
+    fn place(&mut self, c: usize, s: usize) {
+        self.frames.push(Frame {
+            start: self.saved.len() as u32,
+            value_sum: self.value_sum,
+            fives: self.fives,
+            open4s: self.open4s,
+        });
         self.account(c, -1);
         self.cells[c] = s as u8 + 1;
         for d in 0..4 {
@@ -481,9 +539,49 @@ impl Board {
             self.lines[s][line as usize] |= 1u64 << (pos as u32 + PAD);
         }
         self.refresh_around(c);
-        for i in 0..self.geo.near[c].len() {
-            let q = self.geo.near[c][i] as usize;
+    }
+
+    /// Takes back the last [`Self::place`] (stone `c` of side `s`) from the journal.
+    fn unplace(&mut self, c: usize, s: usize) {
+        let f = self.frames.pop().expect("unplace without place");
+        self.cells[c] = 0;
+        for d in 0..4 {
+            let (line, pos) = self.geo.line_of[c][d];
+            self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
+        }
+        // restore newest first, so a cell written twice gets its oldest state back
+        for &(q, k, i) in self.saved[f.start as usize..].iter().rev() {
+            let q = q as usize;
+            self.keys[q] = k;
+            self.infos[q] = i;
+        }
+        self.saved.truncate(f.start as usize);
+        // c's own codes were never touched while it held a stone
+        self.value_sum = f.value_sum;
+        self.fives = f.fives;
+        self.open4s = f.open4s;
+    }
+
+    /// Candidate cells (empty, a stone within two steps), in index order.
+    #[inline]
+    pub(crate) fn candidates(&self) -> Candidates {
+        Candidates {
+            words: self.cand,
+            word: 0,
+        }
+    }
+
+    pub(crate) fn play_idx(&mut self, c: usize) {
+        let s = self.side();
+        let five = self.info(c, s).flags & FL_FIVE != 0;
+        self.place(c, s);
+        self.cand[c / 64] &= !(1u64 << (c % 64));
+        for &q in &self.geo.near[c] {
+            let q = q as usize;
             self.near[q] += 1;
+            if self.cells[q] == 0 {
+                self.cand[q / 64] |= 1u64 << (q % 64);
+            }
         }
         self.hash ^= zobrist()[c][s];
         self.history.push(c as u16);
@@ -496,18 +594,16 @@ impl Board {
         self.points.pop();
         self.won.pop();
         let s = self.side();
-        self.cells[c] = 0;
-        for d in 0..4 {
-            let (line, pos) = self.geo.line_of[c][d];
-            self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
-        }
-        // c itself is refreshed here (it is empty again); its stale values were never
-        // in the sums, so count its fresh values once afterwards
-        self.account(c, 1);
-        self.refresh_around(c);
-        for i in 0..self.geo.near[c].len() {
-            let q = self.geo.near[c][i] as usize;
+        self.unplace(c, s);
+        for &q in &self.geo.near[c] {
+            let q = q as usize;
             self.near[q] -= 1;
+            if self.near[q] == 0 {
+                self.cand[q / 64] &= !(1u64 << (q % 64));
+            }
+        }
+        if self.near[c] != 0 {
+            self.cand[c / 64] |= 1u64 << (c % 64);
         }
         self.hash ^= zobrist()[c][s];
     }
@@ -574,25 +670,14 @@ impl Board {
         false
     }
 
-    /// Places a stone without touching history, hash or turn (forbidden-move analysis).
+    /// Places a stone without touching history, hash, turn or candidates (forbidden-move
+    /// analysis).
     fn put_raw(&mut self, c: usize, s: usize) {
-        self.account(c, -1);
-        self.cells[c] = s as u8 + 1;
-        for d in 0..4 {
-            let (line, pos) = self.geo.line_of[c][d];
-            self.lines[s][line as usize] |= 1u64 << (pos as u32 + PAD);
-        }
-        self.refresh_around(c);
+        self.place(c, s);
     }
 
     fn remove_raw(&mut self, c: usize, s: usize) {
-        self.cells[c] = 0;
-        for d in 0..4 {
-            let (line, pos) = self.geo.line_of[c][d];
-            self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
-        }
-        self.account(c, 1);
-        self.refresh_around(c);
+        self.unplace(c, s);
     }
 
     /// Is `c` a legal move for the side to move (assumes on board)?

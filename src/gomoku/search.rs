@@ -278,11 +278,7 @@ impl Searcher<'_> {
         let mut opp_open4 = false;
         let mut my_open4 = false;
         let mut maybe_forbidden = false;
-        let n = self.b.cells_len();
-        for c in 0..n {
-            if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
-                continue;
-            }
+        for c in self.b.candidates() {
             let me = self.b.info(c, s);
             let op = self.b.info(c, o);
             if me.flags & FL_FIVE != 0 {
@@ -420,12 +416,9 @@ impl Searcher<'_> {
 
     /// First empty cell (near stones) whose flags for `side` include `flag`.
     fn find_cell(&self, side: usize, flag: u8) -> Option<u16> {
-        (0..self.b.cells_len())
-            .find(|&c| {
-                self.b.is_empty_idx(c)
-                    && self.b.has_neighbour(c)
-                    && self.b.info(c, side).flags & flag != 0
-            })
+        self.b
+            .candidates()
+            .find(|&c| self.b.info(c, side).flags & flag != 0)
             .map(|c| c as u16)
     }
 
@@ -579,10 +572,7 @@ impl Searcher<'_> {
         let mut opp_five = NO_MOVE;
         let mut opp_fives = 0;
         let mut win = NO_MOVE;
-        for c in 0..self.b.cells_len() {
-            if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
-                continue;
-            }
+        for c in self.b.candidates() {
             let me = self.b.info(c, s);
             if me.flags & FL_FIVE != 0 {
                 win = c as u16;
@@ -687,10 +677,7 @@ impl Searcher<'_> {
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         moves.clear();
         let (mut opp_five, mut opp_fives, mut win) = (NO_MOVE, 0, false);
-        for c in 0..self.b.cells_len() {
-            if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
-                continue;
-            }
+        for c in self.b.candidates() {
             let me = self.b.info(c, s);
             if me.flags & FL_FIVE != 0 {
                 win = true;
@@ -770,10 +757,7 @@ impl Searcher<'_> {
                 break 'node;
             }
             let mut threat = att_fives == 1;
-            for c in 0..self.b.cells_len() {
-                if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
-                    continue;
-                }
+            for c in self.b.candidates() {
                 let att = self.b.info(c, a);
                 if att_fives == 1 {
                     if att.flags & FL_FIVE != 0 {
