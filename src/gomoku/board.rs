@@ -3,9 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::patterns::{
-    self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, FL_OPEN4, OVER, Tables,
-};
+use super::patterns::{self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, OVER, Tables};
 use super::{MAX_SIZE, MIN_SIZE, Point, PositionError, Rule, Stone};
 
 /// Lines are stored with this many wall bits on each side, so a 5-each-way window never
@@ -110,7 +108,13 @@ pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [i32; 2], [i32; 2], [i32; 2]);
 
 /// Both sides' codes for the cell at position `pos` of a line with the given masks.
 #[inline]
-fn window_codes(tabs: [&[u8]; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u8) {
+fn window_codes(
+    tabs: [&[u8; patterns::DIRECT_LEN]; 2],
+    b: u64,
+    w: u64,
+    wall: u64,
+    pos: u32,
+) -> (u8, u8) {
     // the window is bits pos .. pos + 10, centre at pos + PAD
     let bw = (b >> pos) as u32 & 0x7FF;
     let ww = (w >> pos) as u32 & 0x7FF;
@@ -127,9 +131,7 @@ const CAND_WORDS: usize = MAX_CELLS.div_ceil(64);
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     start: u32,
-    value_sum: [i32; 2],
-    fives: [i32; 2],
-    open4s: [i32; 2],
+    sums: [u64; 2],
 }
 
 /// Iterator over the set bits of the candidate mask.
@@ -176,11 +178,9 @@ pub struct Board {
     keys: Vec<[u16; 2]>,
     /// `tables.cell[keys[c][side]]`, cached.
     infos: Vec<[CellInfo; 2]>,
-    /// Per side, the sum of the cell values of all empty cells.
-    value_sum: [i32; 2],
-    /// Per side, how many empty cells complete a five / make a straight four or two fours.
-    fives: [i32; 2],
-    open4s: [i32; 2],
+    /// Per side, the lane sums ([`CellInfo::lanes`]) of all empty cells: the sum of the
+    /// cell values, how many cells complete a five / make a straight four or two fours.
+    sums: [u64; 2],
     /// Stones within two king steps.
     near: Vec<u8>,
     /// Bit per cell: empty with a stone within two king steps (the search's candidates).
@@ -221,9 +221,7 @@ impl Board {
             lines: [vec![0; nlines], vec![0; nlines]],
             keys: vec![[0; 2]; size * size],
             infos: vec![[CellInfo::default(); 2]; size * size],
-            value_sum: [0; 2],
-            fives: [0; 2],
-            open4s: [0; 2],
+            sums: [0; 2],
             near: vec![0; size * size],
             cand: [0; CAND_WORDS],
             saved: Vec::with_capacity(64 * 48),
@@ -411,35 +409,37 @@ impl Board {
 
     #[inline]
     pub(crate) fn value_sum(&self, side: usize) -> i32 {
-        self.value_sum[side]
+        self.sums[side] as u32 as i32
     }
 
     /// Empty cells where `side` completes a five.
     #[inline]
     pub(crate) fn five_count(&self, side: usize) -> i32 {
-        self.fives[side]
+        (self.sums[side] >> patterns::LANE_FIVE) as u16 as i32
     }
 
     /// Empty cells where `side` makes a straight four or two fours.
     #[inline]
     pub(crate) fn open4_count(&self, side: usize) -> i32 {
-        self.open4s[side]
+        (self.sums[side] >> patterns::LANE_OPEN4) as u16 as i32
     }
 
     /// Adds (`sign` = 1) or removes (-1) empty cell `c`'s contribution to the sums.
     #[inline]
     fn account(&mut self, c: usize, sign: i32) {
         for s in 0..2 {
-            let info = self.info(c, s);
-            self.value_sum[s] += sign * info.value as i32;
-            self.fives[s] += sign * (info.flags & FL_FIVE != 0) as i32;
-            self.open4s[s] += sign * (info.flags & FL_OPEN4 != 0) as i32;
+            let lanes = self.info(c, s).lanes;
+            self.sums[s] = if sign > 0 {
+                self.sums[s].wrapping_add(lanes)
+            } else {
+                self.sums[s].wrapping_sub(lanes)
+            };
         }
     }
 
     /// Each side's direct pattern table.
     #[inline]
-    fn side_tables(&self) -> [&'static [u8]; 2] {
+    fn side_tables(&self) -> [&'static [u8; patterns::DIRECT_LEN]; 2] {
         let t = self.tables;
         [
             &t.direct[self.exact[0] as usize],
@@ -476,8 +476,8 @@ impl Board {
         let geo = &*self.geo;
         let tables = self.tables;
         let tabs = [
-            &tables.direct[self.exact[0] as usize][..],
-            &tables.direct[self.exact[1] as usize][..],
+            &*tables.direct[self.exact[0] as usize],
+            &*tables.direct[self.exact[1] as usize],
         ];
         // the "five or more" table never looks five cells out: with no exact side the
         // cells at distance five keep their codes
@@ -486,7 +486,7 @@ impl Board {
         let keys_all = &mut self.keys;
         let infos_all = &mut self.infos;
         let saved = &mut self.saved;
-        let (mut dv, mut df, mut d4) = ([0i32; 2], [0i32; 2], [0i32; 2]);
+        let mut delta = [0u64; 2];
         for d in 0..4 {
             let (line, pos) = geo.line_of[c][d];
             let line = line as usize;
@@ -502,25 +502,26 @@ impl Board {
                     continue;
                 }
                 let (k0, k1) = window_codes(tabs, b, w, wall, (lo + k) as u32);
-                let keys = &mut keys_all[q];
-                let old_keys = *keys;
-                keys[0] = keys[0] & m | (k0 as u16) << shift;
-                keys[1] = keys[1] & m | (k1 as u16) << shift;
+                let old_keys = keys_all[q];
+                let keys = [
+                    old_keys[0] & m | (k0 as u16) << shift,
+                    old_keys[1] & m | (k1 as u16) << shift,
+                ];
+                if keys == old_keys {
+                    // a stone far off in the window often leaves the code as it was
+                    continue;
+                }
+                keys_all[q] = keys;
                 let new = [tables.cell[keys[0] as usize], tables.cell[keys[1] as usize]];
                 let old = std::mem::replace(&mut infos_all[q], new);
                 saved.push((q as u16, old_keys, old));
                 for s in 0..2 {
-                    dv[s] += new[s].value as i32 - old[s].value as i32;
-                    df[s] += (new[s].flags & FL_FIVE) as i32 - (old[s].flags & FL_FIVE) as i32;
-                    d4[s] += ((new[s].flags & FL_OPEN4) >> 2) as i32
-                        - ((old[s].flags & FL_OPEN4) >> 2) as i32;
+                    delta[s] = delta[s].wrapping_add(new[s].lanes.wrapping_sub(old[s].lanes));
                 }
             }
         }
         for s in 0..2 {
-            self.value_sum[s] += dv[s];
-            self.fives[s] += df[s];
-            self.open4s[s] += d4[s];
+            self.sums[s] = self.sums[s].wrapping_add(delta[s]);
         }
     }
 
@@ -528,9 +529,7 @@ impl Board {
     fn place(&mut self, c: usize, s: usize) {
         self.frames.push(Frame {
             start: self.saved.len() as u32,
-            value_sum: self.value_sum,
-            fives: self.fives,
-            open4s: self.open4s,
+            sums: self.sums,
         });
         self.account(c, -1);
         self.cells[c] = s as u8 + 1;
@@ -557,9 +556,7 @@ impl Board {
         }
         self.saved.truncate(f.start as usize);
         // c's own codes were never touched while it held a stone
-        self.value_sum = f.value_sum;
-        self.fives = f.fives;
-        self.open4s = f.open4s;
+        self.sums = f.sums;
     }
 
     /// Candidate cells (empty, a stone within two steps), in index order.
@@ -705,6 +702,13 @@ impl Board {
                 }
             })
             .collect();
-        (self.hash, keys, self.value_sum, self.fives, self.open4s)
+        let sum = |lane: fn(&Board, usize) -> i32| [lane(self, 0), lane(self, 1)];
+        (
+            self.hash,
+            keys,
+            sum(Board::value_sum),
+            sum(Board::five_count),
+            sum(Board::open4_count),
+        )
     }
 }
