@@ -343,7 +343,7 @@ impl Searcher<'_> {
         }
         list.iter().any(|&(c, _)| {
             let c = c as usize;
-            self.b.info(c, o).flags & FL_OPEN4 != 0 && !self.b.clone().forbidden_for(c, o)
+            self.b.info(c, o).flags & FL_OPEN4 != 0 && !self.b.forbidden_for(c, o)
         })
     }
 
@@ -473,21 +473,52 @@ impl Searcher<'_> {
                 sc
             };
         }
-        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         let new_depth = if forced { depth } else { depth - 1 };
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let restricted = matches!(outcome, Outcome::Moves(true));
-        for (i, &(c, _)) in list.iter().enumerate() {
+        let is_quiet = |b: &Board, c: u16| {
             let ci = c as usize;
-            let threat = self.b.info(ci, side).flags & (FL_FOUR | FL_THREE) != 0
-                || self.b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0;
-            let quiet = !forced && !restricted && !threat && c != k[0] && c != k[1];
-            // late quiet moves: skip them near the leaves, search them shallower elsewhere
-            if quiet && !pv_node && depth < LMP.len() as i32 && i >= LMP[depth as usize] {
-                continue;
+            let threat = b.info(ci, side).flags & (FL_FOUR | FL_THREE) != 0
+                || b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0;
+            !forced && !restricted && !threat && c != k[0] && c != k[1]
+        };
+        // late quiet moves are skipped near the leaves (late-move pruning)
+        let lmp = if !pv_node && depth < LMP.len() as i32 {
+            LMP[depth as usize]
+        } else {
+            usize::MAX
+        };
+        let mut len = list.len();
+        let mut i = 0;
+        while i < len {
+            if i == lmp {
+                // from here on only threats: drop the quiet rest at once
+                let mut j = i;
+                while j < len {
+                    if is_quiet(&self.b, list[j].0) {
+                        len -= 1;
+                        list.swap(j, len);
+                    } else {
+                        j += 1;
+                    }
+                }
+                if i >= len {
+                    break;
+                }
             }
+            // pick the best remaining move (ordering is lazy: most nodes cut early)
+            let mut top = i;
+            for j in i + 1..len {
+                if list[j].1 > list[top].1 {
+                    top = j;
+                }
+            }
+            list.swap(i, top);
+            let c = list[i].0;
+            let ci = c as usize;
+            let quiet = is_quiet(&self.b, c);
             self.b.play_idx(ci);
             let mut score;
             if i == 0 {
@@ -531,6 +562,7 @@ impl Searcher<'_> {
                     }
                 }
             }
+            i += 1;
         }
         let bound = if best >= beta {
             BOUND_LOWER
