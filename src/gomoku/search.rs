@@ -273,31 +273,32 @@ impl Searcher<'_> {
         list.clear();
         let s = self.b.side();
         let o = 1 - s;
-        let mut opp_five = NO_MOVE;
-        let mut opp_fives = 0;
-        let mut opp_open4 = false;
-        let mut my_open4 = false;
-        let mut maybe_forbidden = false;
-        for c in self.b.candidates() {
-            let me = self.b.info(c, s);
-            let op = self.b.info(c, o);
-            if me.flags & FL_FIVE != 0 {
-                return Outcome::Win(c as u16);
-            }
-            if op.flags & FL_FIVE != 0 {
-                if opp_fives == 0 {
-                    opp_five = c as u16;
-                }
-                opp_fives += 1;
-            }
-            opp_open4 |= op.flags & FL_OPEN4 != 0;
-            my_open4 |= me.flags & FL_OPEN4 != 0;
-            maybe_forbidden |= me.flags & FL_MAYBE_FORBIDDEN != 0;
-            list.push((c as u16, me.value as i32 * 5 / 4 + op.value as i32));
+        // the board's counts say which special cases exist; most nodes have none
+        if self.b.five_count(s) > 0
+            && let Some(c) = self.find_cell(s, FL_FIVE)
+        {
+            return Outcome::Win(c);
         }
+        let opp_fives = self.b.five_count(o);
+        let opp_five = if opp_fives > 0 {
+            self.find_cell(o, FL_FIVE).unwrap_or(NO_MOVE)
+        } else {
+            NO_MOVE
+        };
+        let opp_open4 = self.b.open4_count(o) > 0;
+        let my_open4 = self.b.open4_count(s) > 0;
         let renju_me = self.b.renju_black(s);
+        let mut maybe_forbidden = false;
+        if opp_fives == 0 {
+            list.reserve(self.b.cells_len());
+            for c in self.b.candidates() {
+                let me = self.b.info(c, s);
+                let op = self.b.info(c, o);
+                maybe_forbidden |= me.flags & FL_MAYBE_FORBIDDEN != 0;
+                list.push((c as u16, me.value as i32 * 5 / 4 + op.value as i32));
+            }
+        }
         if opp_fives > 0 {
-            list.clear();
             let c = opp_five as usize;
             if opp_fives > 1 || (renju_me && self.b.forbidden_black(c)) {
                 return Outcome::Lost(opp_five);
