@@ -30,14 +30,17 @@ const ROOT_DEFEND_NODES: u64 = 60_000;
 const ROOT_THREAT_NODES: u64 = 20_000;
 const ROOT_DEFEND_WIDTH: usize = 40;
 /// Late-move pruning: at non-PV nodes of depth d, quiet moves past `LMP[d]` are skipped.
-const LMP: [usize; 6] = [usize::MAX, 5, 7, 10, 14, 19];
+const LMP: [usize; 8] = [usize::MAX, 4, 6, 8, 11, 15, 20, 26];
+
+/// Futility margins by depth (evaluation units).
+const FUTILITY: [i32; 3] = [0, 60, 150];
 
 /// Late-move reductions by (depth, move number).
 static LMR: std::sync::LazyLock<[[i32; 64]; 32]> = std::sync::LazyLock::new(|| {
     let mut t = [[0; 64]; 32];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.8) as i32;
+            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.5) as i32;
         }
     }
     t
@@ -479,11 +482,20 @@ impl Searcher<'_> {
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let restricted = matches!(outcome, Outcome::Moves(true));
-        let is_quiet = |b: &Board, c: u16| {
+        // sharp moves (fours, double threats, for either side) are never reduced or
+        // pruned; a plain three is reduced like a quiet move but never pruned
+        let sharp = |b: &Board, c: u16| {
             let ci = c as usize;
-            let threat = b.info(ci, side).flags & (FL_FOUR | FL_THREE) != 0
-                || b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0;
-            !forced && !restricted && !threat && c != k[0] && c != k[1]
+            forced
+                || restricted
+                || b.info(ci, side).flags & (FL_FOUR | FL_DOUBLE) != 0
+                || b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0
+        };
+        let is_quiet = |b: &Board, c: u16| {
+            !sharp(b, c)
+                && b.info(c as usize, side).flags & FL_THREE == 0
+                && c != k[0]
+                && c != k[1]
         };
         // late quiet moves are skipped near the leaves (late-move pruning)
         let lmp = if !pv_node && depth < LMP.len() as i32 {
@@ -491,6 +503,14 @@ impl Searcher<'_> {
         } else {
             usize::MAX
         };
+        // futility: near the leaves, a quiet move can't lift a position far below alpha
+        let futile = !pv_node
+            && !forced
+            && !restricted
+            && depth < FUTILITY.len() as i32
+            && alpha.abs() < MATE_BOUND
+            && self.evaluate() + FUTILITY[depth as usize] <= alpha;
+        let lmp = if futile { lmp.min(1) } else { lmp };
         let mut len = list.len();
         let mut i = 0;
         while i < len {
@@ -519,14 +539,15 @@ impl Searcher<'_> {
             list.swap(i, top);
             let c = list[i].0;
             let ci = c as usize;
-            let quiet = is_quiet(&self.b, c);
+            let reducible = !sharp(&self.b, c);
+            let quiet = reducible && is_quiet(&self.b, c);
             self.b.play_idx(ci);
             let mut score;
             if i == 0 {
                 score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
             } else {
-                let r = if quiet && depth >= 2 && i >= 2 + 2 * pv_node as usize {
-                    LMR[depth.min(31) as usize][i.min(63)]
+                let r = if reducible && depth >= 2 && i >= 2 + 2 * pv_node as usize {
+                    (LMR[depth.min(31) as usize][i.min(63)] + (quiet && !pv_node) as i32)
                         .min(new_depth - 1)
                         .max(0)
                 } else {
