@@ -102,9 +102,9 @@ fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
     })
 }
 
-/// Hash, keys of the empty cells, value sums, five and open-four counts (tests).
+/// Hash, keys of the empty cells, lane sums: values and threat counts (tests).
 #[cfg(test)]
-pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [i32; 2], [i32; 2], [i32; 2]);
+pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [u64; 2]);
 
 /// Both sides' codes for the cell at position `pos` of a line with the given masks.
 #[inline]
@@ -409,19 +409,25 @@ impl Board {
 
     #[inline]
     pub(crate) fn value_sum(&self, side: usize) -> i32 {
-        self.sums[side] as u32 as i32
+        (self.sums[side] & 0xFF_FFFF) as i32
     }
 
     /// Empty cells where `side` completes a five.
     #[inline]
     pub(crate) fn five_count(&self, side: usize) -> i32 {
-        (self.sums[side] >> patterns::LANE_FIVE) as u16 as i32
+        (self.sums[side] >> patterns::LANE_FIVE & patterns::LANE_MASK) as i32
     }
 
     /// Empty cells where `side` makes a straight four or two fours.
     #[inline]
     pub(crate) fn open4_count(&self, side: usize) -> i32 {
-        (self.sums[side] >> patterns::LANE_OPEN4) as u16 as i32
+        (self.sums[side] >> patterns::LANE_OPEN4 & patterns::LANE_MASK) as i32
+    }
+
+    /// Empty cells where `side` makes a four and an open three at once.
+    #[inline]
+    pub(crate) fn four_three_count(&self, side: usize) -> i32 {
+        (self.sums[side] >> patterns::LANE_FOUR_THREE & patterns::LANE_MASK) as i32
     }
 
     /// Adds (`sign` = 1) or removes (-1) empty cell `c`'s contribution to the sums.
@@ -702,13 +708,6 @@ impl Board {
                 }
             })
             .collect();
-        let sum = |lane: fn(&Board, usize) -> i32| [lane(self, 0), lane(self, 1)];
-        (
-            self.hash,
-            keys,
-            sum(Board::value_sum),
-            sum(Board::five_count),
-            sum(Board::open4_count),
-        )
+        (self.hash, keys, self.sums)
     }
 }

@@ -51,16 +51,19 @@ pub const FL_MAYBE_FORBIDDEN: u8 = 32;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CellInfo {
-    /// The board's per-side sums packed in one word: value (bits 0..32), completes a five
-    /// (bit 32), makes an open four (bit 48). Lane totals never go negative, so the sums
+    /// The board's per-side sums packed in one word: value (bits 0..24), completes a five
+    /// (bit 24), makes an open four (bit 36), makes a four and an open three (bit 48); 12 bits hold any
+    /// count of cells (at most 484) and 24 bits any value sum (at most 484 × 5500). Lane totals never go negative, so the sums
     /// of whole words stay exact under wrapping arithmetic.
     pub lanes: u64,
     pub value: i16,
     pub flags: u8,
 }
 
-pub const LANE_FIVE: u32 = 32;
-pub const LANE_OPEN4: u32 = 48;
+pub const LANE_FIVE: u32 = 24;
+pub const LANE_OPEN4: u32 = 36;
+pub const LANE_FOUR_THREE: u32 = 48;
+pub const LANE_MASK: u64 = 0xFFF;
 
 #[derive(Debug)]
 pub struct Tables {
@@ -228,7 +231,8 @@ pub fn cell_info(codes: [u8; 4]) -> CellInfo {
     CellInfo {
         lanes: value as u64
             | ((flags & FL_FIVE != 0) as u64) << LANE_FIVE
-            | ((flags & FL_OPEN4 != 0) as u64) << LANE_OPEN4,
+            | ((flags & FL_OPEN4 != 0) as u64) << LANE_OPEN4
+            | ((fours > 0 && threes > 0 && !open4) as u64) << LANE_FOUR_THREE,
         value: value as i16,
         flags,
     }

@@ -32,6 +32,9 @@ const ROOT_DEFEND_WIDTH: usize = 40;
 /// Late-move pruning: at non-PV nodes of depth d, quiet moves past `LMP[d]` are skipped.
 const LMP: [usize; 8] = [usize::MAX, 4, 6, 8, 11, 15, 20, 26];
 
+/// Quiescence VCF at the leaves: at most this many fours, within this many nodes.
+const LEAF_VCF_DEPTH: i32 = 3;
+const LEAF_VCF_NODES: u64 = 24;
 /// Futility margins by depth (evaluation units).
 const FUTILITY: [i32; 3] = [0, 60, 150];
 
@@ -197,22 +200,7 @@ impl Engine {
             .unwrap_or(u64::MAX)
             .min(stop.node_limit())
             .max(1);
-        let cells = board.cells_len();
-        let mut s = Searcher {
-            b: board.clone(),
-            tt: &mut self.tt,
-            stop,
-            node_limit,
-            nodes: 0,
-            aborted: false,
-            killers: [[NO_MOVE; 2]; MAX_PLY],
-            history: vec![0; 2 * cells],
-            pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY],
-            pv_len: [0; MAX_PLY],
-            bufs: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            vcf_tail: 0,
-            root_moves: Vec::new(),
-        };
+        let mut s = Searcher::new(board.clone(), &mut self.tt, stop, node_limit);
         s.root(limits)
     }
 }
@@ -261,7 +249,26 @@ struct Searcher<'a> {
     root_moves: Vec<u16>,
 }
 
-impl Searcher<'_> {
+impl<'a> Searcher<'a> {
+    fn new(b: Board, tt: &'a mut Tt, stop: &'a Stop, node_limit: u64) -> Searcher<'a> {
+        let cells = b.cells_len();
+        Searcher {
+            b,
+            tt,
+            stop,
+            node_limit,
+            nodes: 0,
+            aborted: false,
+            killers: [[NO_MOVE; 2]; MAX_PLY],
+            history: vec![0; 2 * cells],
+            pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            bufs: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            vcf_tail: 0,
+            root_moves: Vec::new(),
+        }
+    }
+
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
@@ -382,6 +389,22 @@ impl Searcher<'_> {
         if (depth <= 0 || ply + 2 >= MAX_PLY) && !opp_four {
             if self.b.open4_count(s) > 0 && !self.b.renju_black(s) {
                 return WIN_SCORE - ply as i32 - 2;
+            }
+            if self.b.four_three_count(s) > 0 && ply + 2 * LEAF_VCF_DEPTH as usize + 4 < MAX_PLY {
+                // quiescence: with a four-three on the board, check for a short win by
+                // fours for the side to move (a four-three is one only when the block
+                // doesn't make a four and the three is real); the VCF counts this
+                // position again as its first node
+                self.nodes -= 1;
+                let (won, _) = self.bounded(LEAF_VCF_NODES, |me| me.vcf(ply, LEAF_VCF_DEPTH));
+                if self.aborted {
+                    return 0;
+                }
+                if won {
+                    let moves = (self.pv_len[ply] - ply) as i32;
+                    return WIN_SCORE - ply as i32 - (moves - 1) - self.vcf_tail;
+                }
+                self.pv_len[ply] = ply;
             }
             return self.evaluate();
         }
@@ -1143,5 +1166,43 @@ impl Searcher<'_> {
             best = fallback;
         }
         self.result(best, eval, depth_done, &pv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomoku::Rule;
+
+    /// Black to move has a four-three at (8, 7): a closed three in the row and an open
+    /// two in the column. No single move wins and there is no open four yet, so only the
+    /// quiescence VCF sees the win at a leaf.
+    #[test]
+    fn leaf_vcf_sees_a_four_three_win() {
+        let moves = [
+            (5, 7),
+            (4, 7),
+            (6, 7),
+            (0, 0),
+            (7, 7),
+            (14, 0),
+            (8, 5),
+            (0, 14),
+            (8, 6),
+            (14, 14),
+        ];
+        let board = Board::from_moves(15, Rule::Freestyle, &moves).expect("position");
+        let mut tt = Tt::new(1);
+        let stop = Stop::never();
+        let mut s = Searcher::new(board, &mut tt, &stop, u64::MAX);
+        assert!(s.evaluate().abs() < MATE_BOUND);
+        assert_eq!(s.b.open4_count(0), 0);
+        let score = s.pvs(0, -INF, INF, 0);
+        assert_eq!(score, WIN_SCORE - 4, "four, block, straight four");
+        let line: Vec<Point> = s.pv[0][..s.pv_len[0]]
+            .iter()
+            .map(|&c| s.b.point(c as usize))
+            .collect();
+        assert_eq!(line[..2], [(8, 7), (9, 7)]);
     }
 }
