@@ -515,10 +515,7 @@ impl<'a> Searcher<'a> {
                 || b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0
         };
         let is_quiet = |b: &Board, c: u16| {
-            !sharp(b, c)
-                && b.info(c as usize, side).flags & FL_THREE == 0
-                && c != k[0]
-                && c != k[1]
+            !sharp(b, c) && b.info(c as usize, side).flags & FL_THREE == 0 && c != k[0] && c != k[1]
         };
         // late quiet moves are skipped near the leaves (late-move pruning)
         let lmp = if !pv_node && depth < LMP.len() as i32 {
