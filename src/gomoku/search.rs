@@ -1124,10 +1124,9 @@ impl<'a> Searcher<'a> {
         }
         let mut fallback = fallback;
         if outcome != Outcome::Forced {
-            let vcf_depth = limits
-                .max_depth
-                .map_or(ROOT_VCF_DEPTH, |d| (d as i32).clamp(1, ROOT_VCF_DEPTH));
-            let safe = self.vcf_defences(&list, vcf_depth);
+            // the opponent's threat is looked at in full whatever the PVS depth limit
+            // (the node budget bounds it): a shallow search must not walk into it
+            let safe = self.vcf_defences(&list, ROOT_VCF_DEPTH);
             if let Some(&first) = safe.first() {
                 fallback = first;
             }
