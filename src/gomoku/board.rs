@@ -526,8 +526,8 @@ impl Board {
                 }
             }
         }
-        for s in 0..2 {
-            self.sums[s] = self.sums[s].wrapping_add(delta[s]);
+        for (sum, d) in self.sums.iter_mut().zip(delta) {
+            *sum = sum.wrapping_add(d);
         }
     }
 
