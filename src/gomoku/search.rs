@@ -36,7 +36,7 @@ const LMP: [usize; 8] = [usize::MAX, 4, 6, 8, 11, 15, 20, 26];
 const LEAF_VCF_DEPTH: i32 = 3;
 const LEAF_VCF_NODES: u64 = 24;
 /// Futility margins by depth (evaluation units).
-const FUTILITY: [i32; 3] = [0, 60, 150];
+const FUTILITY: [i32; 4] = [0, 60, 150, 300];
 
 /// Late-move reductions by (depth, move number).
 static LMR: std::sync::LazyLock<[[i32; 64]; 32]> = std::sync::LazyLock::new(|| {
