@@ -4,22 +4,12 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use gamebot::gomoku::midgames::MIDGAMES;
 use gamebot::gomoku::{Board, Limits, Point, Rule, search};
 use gamebot::pool::Stop;
 
-const MIDGAME: &[Point] = &[
-    (7, 7),
-    (8, 6),
-    (9, 7),
-    (6, 7),
-    (8, 8),
-    (10, 6),
-    (7, 6),
-    (7, 8),
-    (5, 6),
-    (6, 6),
-    (6, 5),
-];
+/// The renju position of the shared midgame set (also searched as freestyle).
+const MIDGAME: &[Point] = MIDGAMES[5].1;
 
 fn bench(c: &mut Criterion) {
     for rule in [Rule::Freestyle, Rule::Renju] {

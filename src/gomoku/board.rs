@@ -3,9 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::patterns::{
-    self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, FL_OPEN4, OVER, Tables,
-};
+use super::patterns::{self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, OVER, Tables};
 use super::{MAX_SIZE, MIN_SIZE, Point, PositionError, Rule, Stone};
 
 /// Lines are stored with this many wall bits on each side, so a 5-each-way window never
@@ -104,13 +102,19 @@ fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
     })
 }
 
-/// Hash, keys of the empty cells, value sums, five and open-four counts (tests).
+/// Hash, keys of the empty cells, lane sums: values and threat counts (tests).
 #[cfg(test)]
-pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [i32; 2], [i32; 2], [i32; 2]);
+pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [u64; 2]);
 
 /// Both sides' codes for the cell at position `pos` of a line with the given masks.
 #[inline]
-fn window_codes(tabs: [&[u8]; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u8) {
+fn window_codes(
+    tabs: [&[u8; patterns::DIRECT_LEN]; 2],
+    b: u64,
+    w: u64,
+    wall: u64,
+    pos: u32,
+) -> (u8, u8) {
     // the window is bits pos .. pos + 10, centre at pos + PAD
     let bw = (b >> pos) as u32 & 0x7FF;
     let ww = (w >> pos) as u32 & 0x7FF;
@@ -119,6 +123,38 @@ fn window_codes(tabs: [&[u8]; 2], b: u64, w: u64, wall: u64, pos: u32) -> (u8, u
         tabs[0][patterns::direct_index(bw, ww | wl)],
         tabs[1][patterns::direct_index(ww, bw | wl)],
     )
+}
+
+const CAND_WORDS: usize = MAX_CELLS.div_ceil(64);
+
+/// The state before one placed stone, for undo.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    start: u32,
+    sums: [u64; 2],
+}
+
+/// Iterator over the set bits of the candidate mask.
+pub(crate) struct Candidates {
+    words: [u64; CAND_WORDS],
+    word: usize,
+}
+
+impl Iterator for Candidates {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.word < CAND_WORDS {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(self.word * 64 + w.trailing_zeros() as usize);
+            }
+            self.word += 1;
+        }
+        None
+    }
 }
 
 /// Hashed in while a side has passed, so a passed position never shares a key with the
@@ -142,13 +178,18 @@ pub struct Board {
     keys: Vec<[u16; 2]>,
     /// `tables.cell[keys[c][side]]`, cached.
     infos: Vec<[CellInfo; 2]>,
-    /// Per side, the sum of the cell values of all empty cells.
-    value_sum: [i32; 2],
-    /// Per side, how many empty cells complete a five / make a straight four or two fours.
-    fives: [i32; 2],
-    open4s: [i32; 2],
+    /// Per side, the lane sums ([`CellInfo::lanes`]) of all empty cells: the sum of the
+    /// cell values, how many cells complete a five / make a straight four or two fours.
+    sums: [u64; 2],
     /// Stones within two king steps.
     near: Vec<u8>,
+    /// Bit per cell: empty with a stone within two king steps (the search's candidates).
+    cand: [u64; CAND_WORDS],
+    /// Undo journal: the (cell, keys, infos) each refresh overwrote, in order, and per
+    /// placed stone where its entries start and the sums before it. Undo restores them
+    /// instead of recomputing the windows.
+    saved: Vec<(u16, [u16; 2], [CellInfo; 2])>,
+    frames: Vec<Frame>,
     hash: u64,
     history: Vec<u16>,
     points: Vec<Point>,
@@ -180,10 +221,11 @@ impl Board {
             lines: [vec![0; nlines], vec![0; nlines]],
             keys: vec![[0; 2]; size * size],
             infos: vec![[CellInfo::default(); 2]; size * size],
-            value_sum: [0; 2],
-            fives: [0; 2],
-            open4s: [0; 2],
+            sums: [0; 2],
             near: vec![0; size * size],
+            cand: [0; CAND_WORDS],
+            saved: Vec::with_capacity(64 * 48),
+            frames: Vec::with_capacity(64),
             hash: 0,
             history: Vec::with_capacity(size * size),
             points: Vec::with_capacity(size * size),
@@ -335,11 +377,6 @@ impl Board {
     }
 
     #[inline]
-    pub(crate) fn has_neighbour(&self, c: usize) -> bool {
-        self.near[c] != 0
-    }
-
-    #[inline]
     pub(crate) fn hash(&self) -> u64 {
         self.hash
     }
@@ -372,35 +409,43 @@ impl Board {
 
     #[inline]
     pub(crate) fn value_sum(&self, side: usize) -> i32 {
-        self.value_sum[side]
+        (self.sums[side] & 0xFF_FFFF) as i32
     }
 
     /// Empty cells where `side` completes a five.
     #[inline]
     pub(crate) fn five_count(&self, side: usize) -> i32 {
-        self.fives[side]
+        (self.sums[side] >> patterns::LANE_FIVE & patterns::LANE_MASK) as i32
     }
 
     /// Empty cells where `side` makes a straight four or two fours.
     #[inline]
     pub(crate) fn open4_count(&self, side: usize) -> i32 {
-        self.open4s[side]
+        (self.sums[side] >> patterns::LANE_OPEN4 & patterns::LANE_MASK) as i32
+    }
+
+    /// Empty cells where `side` makes a four and an open three at once.
+    #[inline]
+    pub(crate) fn four_three_count(&self, side: usize) -> i32 {
+        (self.sums[side] >> patterns::LANE_FOUR_THREE & patterns::LANE_MASK) as i32
     }
 
     /// Adds (`sign` = 1) or removes (-1) empty cell `c`'s contribution to the sums.
     #[inline]
     fn account(&mut self, c: usize, sign: i32) {
         for s in 0..2 {
-            let info = self.info(c, s);
-            self.value_sum[s] += sign * info.value as i32;
-            self.fives[s] += sign * (info.flags & FL_FIVE != 0) as i32;
-            self.open4s[s] += sign * (info.flags & FL_OPEN4 != 0) as i32;
+            let lanes = self.info(c, s).lanes;
+            self.sums[s] = if sign > 0 {
+                self.sums[s].wrapping_add(lanes)
+            } else {
+                self.sums[s].wrapping_sub(lanes)
+            };
         }
     }
 
     /// Each side's direct pattern table.
     #[inline]
-    fn side_tables(&self) -> [&'static [u8]; 2] {
+    fn side_tables(&self) -> [&'static [u8; patterns::DIRECT_LEN]; 2] {
         let t = self.tables;
         [
             &t.direct[self.exact[0] as usize],
@@ -431,15 +476,23 @@ impl Board {
         self.infos[c] = [cell[keys[0] as usize], cell[keys[1] as usize]];
     }
 
-    /// Refreshes the empty cells in the windows around `c` in all directions.
+    /// Refreshes the empty cells in the windows around `c` in all directions (only the
+    /// direction of the shared line changes for each), journaling what it overwrites.
     fn refresh_around(&mut self, c: usize) {
-        let geo = Arc::clone(&self.geo);
+        let geo = &*self.geo;
         let tables = self.tables;
-        let exact = self.exact;
-        let tabs = self.side_tables();
+        let tabs = [
+            &*tables.direct[self.exact[0] as usize],
+            &*tables.direct[self.exact[1] as usize],
+        ];
         // the "five or more" table never looks five cells out: with no exact side the
         // cells at distance five keep their codes
-        let reach = if exact[0] || exact[1] { 5 } else { 4 };
+        let reach = if self.exact[0] || self.exact[1] { 5 } else { 4 };
+        let cells_state = &self.cells;
+        let keys_all = &mut self.keys;
+        let infos_all = &mut self.infos;
+        let saved = &mut self.saved;
+        let mut delta = [0u64; 2];
         for d in 0..4 {
             let (line, pos) = geo.line_of[c][d];
             let line = line as usize;
@@ -451,29 +504,39 @@ impl Board {
             let m = !(0xFu16 << shift);
             for (k, &q) in cells[lo..=hi].iter().enumerate() {
                 let q = q as usize;
-                if self.cells[q] != 0 {
+                if cells_state[q] != 0 {
                     continue;
                 }
                 let (k0, k1) = window_codes(tabs, b, w, wall, (lo + k) as u32);
-                let keys = &mut self.keys[q];
-                keys[0] = keys[0] & m | (k0 as u16) << shift;
-                keys[1] = keys[1] & m | (k1 as u16) << shift;
+                let old_keys = keys_all[q];
+                let keys = [
+                    old_keys[0] & m | (k0 as u16) << shift,
+                    old_keys[1] & m | (k1 as u16) << shift,
+                ];
+                if keys == old_keys {
+                    // a stone far off in the window often leaves the code as it was
+                    continue;
+                }
+                keys_all[q] = keys;
                 let new = [tables.cell[keys[0] as usize], tables.cell[keys[1] as usize]];
-                let old = std::mem::replace(&mut self.infos[q], new);
+                let old = std::mem::replace(&mut infos_all[q], new);
+                saved.push((q as u16, old_keys, old));
                 for s in 0..2 {
-                    self.value_sum[s] += new[s].value as i32 - old[s].value as i32;
-                    self.fives[s] +=
-                        (new[s].flags & FL_FIVE) as i32 - (old[s].flags & FL_FIVE) as i32;
-                    self.open4s[s] += ((new[s].flags & FL_OPEN4) >> 2) as i32
-                        - ((old[s].flags & FL_OPEN4) >> 2) as i32;
+                    delta[s] = delta[s].wrapping_add(new[s].lanes.wrapping_sub(old[s].lanes));
                 }
             }
         }
+        for (sum, d) in self.sums.iter_mut().zip(delta) {
+            *sum = sum.wrapping_add(d);
+        }
     }
 
-    pub(crate) fn play_idx(&mut self, c: usize) {
-        let s = self.side();
-        let five = self.info(c, s).flags & FL_FIVE != 0;
+    /// Puts a stone of side `s` on empty cell `c`: line bits, codes and sums (journaled).
+    fn place(&mut self, c: usize, s: usize) {
+        self.frames.push(Frame {
+            start: self.saved.len() as u32,
+            sums: self.sums,
+        });
         self.account(c, -1);
         self.cells[c] = s as u8 + 1;
         for d in 0..4 {
@@ -481,9 +544,47 @@ impl Board {
             self.lines[s][line as usize] |= 1u64 << (pos as u32 + PAD);
         }
         self.refresh_around(c);
-        for i in 0..self.geo.near[c].len() {
-            let q = self.geo.near[c][i] as usize;
+    }
+
+    /// Takes back the last [`Self::place`] (stone `c` of side `s`) from the journal.
+    fn unplace(&mut self, c: usize, s: usize) {
+        let f = self.frames.pop().expect("unplace without place");
+        self.cells[c] = 0;
+        for d in 0..4 {
+            let (line, pos) = self.geo.line_of[c][d];
+            self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
+        }
+        // restore newest first, so a cell written twice gets its oldest state back
+        for &(q, k, i) in self.saved[f.start as usize..].iter().rev() {
+            let q = q as usize;
+            self.keys[q] = k;
+            self.infos[q] = i;
+        }
+        self.saved.truncate(f.start as usize);
+        // c's own codes were never touched while it held a stone
+        self.sums = f.sums;
+    }
+
+    /// Candidate cells (empty, a stone within two steps), in index order.
+    #[inline]
+    pub(crate) fn candidates(&self) -> Candidates {
+        Candidates {
+            words: self.cand,
+            word: 0,
+        }
+    }
+
+    pub(crate) fn play_idx(&mut self, c: usize) {
+        let s = self.side();
+        let five = self.info(c, s).flags & FL_FIVE != 0;
+        self.place(c, s);
+        self.cand[c / 64] &= !(1u64 << (c % 64));
+        for &q in &self.geo.near[c] {
+            let q = q as usize;
             self.near[q] += 1;
+            if self.cells[q] == 0 {
+                self.cand[q / 64] |= 1u64 << (q % 64);
+            }
         }
         self.hash ^= zobrist()[c][s];
         self.history.push(c as u16);
@@ -496,18 +597,16 @@ impl Board {
         self.points.pop();
         self.won.pop();
         let s = self.side();
-        self.cells[c] = 0;
-        for d in 0..4 {
-            let (line, pos) = self.geo.line_of[c][d];
-            self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
-        }
-        // c itself is refreshed here (it is empty again); its stale values were never
-        // in the sums, so count its fresh values once afterwards
-        self.account(c, 1);
-        self.refresh_around(c);
-        for i in 0..self.geo.near[c].len() {
-            let q = self.geo.near[c][i] as usize;
+        self.unplace(c, s);
+        for &q in &self.geo.near[c] {
+            let q = q as usize;
             self.near[q] -= 1;
+            if self.near[q] == 0 {
+                self.cand[q / 64] &= !(1u64 << (q % 64));
+            }
+        }
+        if self.near[c] != 0 {
+            self.cand[c / 64] |= 1u64 << (c % 64);
         }
         self.hash ^= zobrist()[c][s];
     }
@@ -574,25 +673,14 @@ impl Board {
         false
     }
 
-    /// Places a stone without touching history, hash or turn (forbidden-move analysis).
+    /// Places a stone without touching history, hash, turn or candidates (forbidden-move
+    /// analysis).
     fn put_raw(&mut self, c: usize, s: usize) {
-        self.account(c, -1);
-        self.cells[c] = s as u8 + 1;
-        for d in 0..4 {
-            let (line, pos) = self.geo.line_of[c][d];
-            self.lines[s][line as usize] |= 1u64 << (pos as u32 + PAD);
-        }
-        self.refresh_around(c);
+        self.place(c, s);
     }
 
     fn remove_raw(&mut self, c: usize, s: usize) {
-        self.cells[c] = 0;
-        for d in 0..4 {
-            let (line, pos) = self.geo.line_of[c][d];
-            self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
-        }
-        self.account(c, 1);
-        self.refresh_around(c);
+        self.unplace(c, s);
     }
 
     /// Is `c` a legal move for the side to move (assumes on board)?
@@ -620,6 +708,6 @@ impl Board {
                 }
             })
             .collect();
-        (self.hash, keys, self.value_sum, self.fives, self.open4s)
+        (self.hash, keys, self.sums)
     }
 }

@@ -15,6 +15,7 @@
 //! Coordinates: a point is `(x, y)` = (column, row), 0-based from the top-left.
 
 mod board;
+pub mod midgames;
 mod patterns;
 mod search;
 #[cfg(test)]

@@ -51,18 +51,31 @@ pub const FL_MAYBE_FORBIDDEN: u8 = 32;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CellInfo {
+    /// The board's per-side sums packed in one word: value (bits 0..24), completes a five
+    /// (bit 24), makes an open four (bit 36), makes a four and an open three (bit 48); 12 bits hold any
+    /// count of cells (at most 484) and 24 bits any value sum (at most 484 × 5500). Lane totals never go negative, so the sums
+    /// of whole words stay exact under wrapping arithmetic.
+    pub lanes: u64,
     pub value: i16,
     pub flags: u8,
 }
+
+pub const LANE_FIVE: u32 = 24;
+pub const LANE_OPEN4: u32 = 36;
+pub const LANE_FOUR_THREE: u32 = 48;
+pub const LANE_MASK: u64 = 0xFFF;
 
 #[derive(Debug)]
 pub struct Tables {
     /// `[free, exact]` pattern tables indexed directly by `own | blocked << 10` (1 MiB
     /// each; no base-3 conversion on the hot path, and a search touches a small part).
-    pub direct: [Vec<u8>; 2],
+    /// Fixed-size arrays: a masked index needs no bounds check on the hot path.
+    pub direct: [Box<[u8; DIRECT_LEN]>; 2],
     /// Indexed by the four packed direction codes.
-    pub cell: Vec<CellInfo>,
+    pub cell: Box<[CellInfo; 1 << 16]>,
 }
+
+pub const DIRECT_LEN: usize = 1 << 20;
 
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
@@ -72,7 +85,7 @@ pub fn tables() -> &'static Tables {
 /// Index into a `direct` table for 11-bit own / blocked windows (centre bit ignored).
 #[inline]
 pub fn direct_index(own11: u32, blk11: u32) -> usize {
-    (compress(own11) | compress(blk11) << 10) as usize
+    (compress(own11) | compress(blk11) << 10) as usize & (DIRECT_LEN - 1)
 }
 
 #[inline]
@@ -216,6 +229,10 @@ pub fn cell_info(codes: [u8; 4]) -> CellInfo {
         flags |= FL_MAYBE_FORBIDDEN;
     }
     CellInfo {
+        lanes: value as u64
+            | ((flags & FL_FIVE != 0) as u64) << LANE_FIVE
+            | ((flags & FL_OPEN4 != 0) as u64) << LANE_OPEN4
+            | ((fours > 0 && threes > 0 && !open4) as u64) << LANE_FOUR_THREE,
         value: value as i16,
         flags,
     }
@@ -232,16 +249,16 @@ fn build() -> Tables {
     }
     let line = [build_line(false, &base3), build_line(true, &base3)];
     let direct = [0, 1].map(|e| {
-        let mut t = vec![NONE; 1 << 20];
+        let mut t = vec![NONE; DIRECT_LEN];
         for (i, v) in t.iter_mut().enumerate() {
             let (own, blk) = (i & 0x3FF, i >> 10);
             if own & blk == 0 {
                 *v = line[e][base3[own] as usize + 2 * base3[blk] as usize];
             }
         }
-        t
+        t.into_boxed_slice().try_into().expect("table size")
     });
-    let cell = (0..65536u32)
+    let cell: Vec<CellInfo> = (0..65536u32)
         .map(|key| {
             let codes = [0, 1, 2, 3].map(|d| (key >> (4 * d) & 0xF) as u8);
             if codes.iter().any(|&c| c > OVER) {
@@ -251,6 +268,7 @@ fn build() -> Tables {
             }
         })
         .collect();
+    let cell = cell.into_boxed_slice().try_into().expect("table size");
     Tables { direct, cell }
 }
 

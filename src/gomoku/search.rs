@@ -30,14 +30,20 @@ const ROOT_DEFEND_NODES: u64 = 60_000;
 const ROOT_THREAT_NODES: u64 = 20_000;
 const ROOT_DEFEND_WIDTH: usize = 40;
 /// Late-move pruning: at non-PV nodes of depth d, quiet moves past `LMP[d]` are skipped.
-const LMP: [usize; 6] = [usize::MAX, 5, 7, 10, 14, 19];
+const LMP: [usize; 8] = [usize::MAX, 4, 6, 8, 11, 15, 20, 26];
+
+/// Quiescence VCF at the leaves: at most this many fours, within this many nodes.
+const LEAF_VCF_DEPTH: i32 = 3;
+const LEAF_VCF_NODES: u64 = 24;
+/// Futility margins by depth (evaluation units).
+const FUTILITY: [i32; 4] = [0, 60, 150, 300];
 
 /// Late-move reductions by (depth, move number).
 static LMR: std::sync::LazyLock<[[i32; 64]; 32]> = std::sync::LazyLock::new(|| {
     let mut t = [[0; 64]; 32];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.8) as i32;
+            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.5) as i32;
         }
     }
     t
@@ -194,22 +200,7 @@ impl Engine {
             .unwrap_or(u64::MAX)
             .min(stop.node_limit())
             .max(1);
-        let cells = board.cells_len();
-        let mut s = Searcher {
-            b: board.clone(),
-            tt: &mut self.tt,
-            stop,
-            node_limit,
-            nodes: 0,
-            aborted: false,
-            killers: [[NO_MOVE; 2]; MAX_PLY],
-            history: vec![0; 2 * cells],
-            pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY],
-            pv_len: [0; MAX_PLY],
-            bufs: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            vcf_tail: 0,
-            root_moves: Vec::new(),
-        };
+        let mut s = Searcher::new(board.clone(), &mut self.tt, stop, node_limit);
         s.root(limits)
     }
 }
@@ -258,7 +249,26 @@ struct Searcher<'a> {
     root_moves: Vec<u16>,
 }
 
-impl Searcher<'_> {
+impl<'a> Searcher<'a> {
+    fn new(b: Board, tt: &'a mut Tt, stop: &'a Stop, node_limit: u64) -> Searcher<'a> {
+        let cells = b.cells_len();
+        Searcher {
+            b,
+            tt,
+            stop,
+            node_limit,
+            nodes: 0,
+            aborted: false,
+            killers: [[NO_MOVE; 2]; MAX_PLY],
+            history: vec![0; 2 * cells],
+            pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            bufs: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            vcf_tail: 0,
+            root_moves: Vec::new(),
+        }
+    }
+
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
@@ -273,35 +283,32 @@ impl Searcher<'_> {
         list.clear();
         let s = self.b.side();
         let o = 1 - s;
-        let mut opp_five = NO_MOVE;
-        let mut opp_fives = 0;
-        let mut opp_open4 = false;
-        let mut my_open4 = false;
-        let mut maybe_forbidden = false;
-        let n = self.b.cells_len();
-        for c in 0..n {
-            if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
-                continue;
-            }
-            let me = self.b.info(c, s);
-            let op = self.b.info(c, o);
-            if me.flags & FL_FIVE != 0 {
-                return Outcome::Win(c as u16);
-            }
-            if op.flags & FL_FIVE != 0 {
-                if opp_fives == 0 {
-                    opp_five = c as u16;
-                }
-                opp_fives += 1;
-            }
-            opp_open4 |= op.flags & FL_OPEN4 != 0;
-            my_open4 |= me.flags & FL_OPEN4 != 0;
-            maybe_forbidden |= me.flags & FL_MAYBE_FORBIDDEN != 0;
-            list.push((c as u16, me.value as i32 * 5 / 4 + op.value as i32));
+        // the board's counts say which special cases exist; most nodes have none
+        if self.b.five_count(s) > 0
+            && let Some(c) = self.find_cell(s, FL_FIVE)
+        {
+            return Outcome::Win(c);
         }
+        let opp_fives = self.b.five_count(o);
+        let opp_five = if opp_fives > 0 {
+            self.find_cell(o, FL_FIVE).unwrap_or(NO_MOVE)
+        } else {
+            NO_MOVE
+        };
+        let opp_open4 = self.b.open4_count(o) > 0;
+        let my_open4 = self.b.open4_count(s) > 0;
         let renju_me = self.b.renju_black(s);
+        let mut maybe_forbidden = false;
+        if opp_fives == 0 {
+            list.reserve(self.b.cells_len());
+            for c in self.b.candidates() {
+                let me = self.b.info(c, s);
+                let op = self.b.info(c, o);
+                maybe_forbidden |= me.flags & FL_MAYBE_FORBIDDEN != 0;
+                list.push((c as u16, me.value as i32 * 5 / 4 + op.value as i32));
+            }
+        }
         if opp_fives > 0 {
-            list.clear();
             let c = opp_five as usize;
             if opp_fives > 1 || (renju_me && self.b.forbidden_black(c)) {
                 return Outcome::Lost(opp_five);
@@ -347,7 +354,7 @@ impl Searcher<'_> {
         }
         list.iter().any(|&(c, _)| {
             let c = c as usize;
-            self.b.info(c, o).flags & FL_OPEN4 != 0 && !self.b.clone().forbidden_for(c, o)
+            self.b.info(c, o).flags & FL_OPEN4 != 0 && !self.b.forbidden_for(c, o)
         })
     }
 
@@ -382,6 +389,22 @@ impl Searcher<'_> {
         if (depth <= 0 || ply + 2 >= MAX_PLY) && !opp_four {
             if self.b.open4_count(s) > 0 && !self.b.renju_black(s) {
                 return WIN_SCORE - ply as i32 - 2;
+            }
+            if self.b.four_three_count(s) > 0 && ply + 2 * LEAF_VCF_DEPTH as usize + 4 < MAX_PLY {
+                // quiescence: with a four-three on the board, check for a short win by
+                // fours for the side to move (a four-three is one only when the block
+                // doesn't make a four and the three is real); the VCF counts this
+                // position again as its first node
+                self.nodes -= 1;
+                let (won, _) = self.bounded(LEAF_VCF_NODES, |me| me.vcf(ply, LEAF_VCF_DEPTH));
+                if self.aborted {
+                    return 0;
+                }
+                if won {
+                    let moves = (self.pv_len[ply] - ply) as i32;
+                    return WIN_SCORE - ply as i32 - (moves - 1) - self.vcf_tail;
+                }
+                self.pv_len[ply] = ply;
             }
             return self.evaluate();
         }
@@ -420,12 +443,9 @@ impl Searcher<'_> {
 
     /// First empty cell (near stones) whose flags for `side` include `flag`.
     fn find_cell(&self, side: usize, flag: u8) -> Option<u16> {
-        (0..self.b.cells_len())
-            .find(|&c| {
-                self.b.is_empty_idx(c)
-                    && self.b.has_neighbour(c)
-                    && self.b.info(c, side).flags & flag != 0
-            })
+        self.b
+            .candidates()
+            .find(|&c| self.b.info(c, side).flags & flag != 0)
             .map(|c| c as u16)
     }
 
@@ -480,28 +500,74 @@ impl Searcher<'_> {
                 sc
             };
         }
-        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         let new_depth = if forced { depth } else { depth - 1 };
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let restricted = matches!(outcome, Outcome::Moves(true));
-        for (i, &(c, _)) in list.iter().enumerate() {
+        // sharp moves (fours, double threats, for either side) are never reduced or
+        // pruned; a plain three is reduced like a quiet move but never pruned
+        let sharp = |b: &Board, c: u16| {
             let ci = c as usize;
-            let threat = self.b.info(ci, side).flags & (FL_FOUR | FL_THREE) != 0
-                || self.b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0;
-            let quiet = !forced && !restricted && !threat && c != k[0] && c != k[1];
-            // late quiet moves: skip them near the leaves, search them shallower elsewhere
-            if quiet && !pv_node && depth < LMP.len() as i32 && i >= LMP[depth as usize] {
-                continue;
+            forced
+                || restricted
+                || b.info(ci, side).flags & (FL_FOUR | FL_DOUBLE) != 0
+                || b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0
+        };
+        let is_quiet = |b: &Board, c: u16| {
+            !sharp(b, c) && b.info(c as usize, side).flags & FL_THREE == 0 && c != k[0] && c != k[1]
+        };
+        // late quiet moves are skipped near the leaves (late-move pruning)
+        let lmp = if !pv_node && depth < LMP.len() as i32 {
+            LMP[depth as usize]
+        } else {
+            usize::MAX
+        };
+        // futility: near the leaves, a quiet move can't lift a position far below alpha
+        let futile = !pv_node
+            && !forced
+            && !restricted
+            && depth < FUTILITY.len() as i32
+            && alpha.abs() < MATE_BOUND
+            && self.evaluate() + FUTILITY[depth as usize] <= alpha;
+        let lmp = if futile { lmp.min(1) } else { lmp };
+        let mut len = list.len();
+        let mut i = 0;
+        while i < len {
+            if i == lmp {
+                // from here on only threats: drop the quiet rest at once
+                let mut j = i;
+                while j < len {
+                    if is_quiet(&self.b, list[j].0) {
+                        len -= 1;
+                        list.swap(j, len);
+                    } else {
+                        j += 1;
+                    }
+                }
+                if i >= len {
+                    break;
+                }
             }
+            // pick the best remaining move (ordering is lazy: most nodes cut early)
+            let mut top = i;
+            for j in i + 1..len {
+                if list[j].1 > list[top].1 {
+                    top = j;
+                }
+            }
+            list.swap(i, top);
+            let c = list[i].0;
+            let ci = c as usize;
+            let reducible = !sharp(&self.b, c);
+            let quiet = reducible && is_quiet(&self.b, c);
             self.b.play_idx(ci);
             let mut score;
             if i == 0 {
                 score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
             } else {
-                let r = if quiet && depth >= 2 && i >= 2 + 2 * pv_node as usize {
-                    LMR[depth.min(31) as usize][i.min(63)]
+                let r = if reducible && depth >= 2 && i >= 2 + 2 * pv_node as usize {
+                    (LMR[depth.min(31) as usize][i.min(63)] + (quiet && !pv_node) as i32)
                         .min(new_depth - 1)
                         .max(0)
                 } else {
@@ -538,6 +604,7 @@ impl Searcher<'_> {
                     }
                 }
             }
+            i += 1;
         }
         let bound = if best >= beta {
             BOUND_LOWER
@@ -579,10 +646,7 @@ impl Searcher<'_> {
         let mut opp_five = NO_MOVE;
         let mut opp_fives = 0;
         let mut win = NO_MOVE;
-        for c in 0..self.b.cells_len() {
-            if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
-                continue;
-            }
+        for c in self.b.candidates() {
             let me = self.b.info(c, s);
             if me.flags & FL_FIVE != 0 {
                 win = c as u16;
@@ -687,10 +751,7 @@ impl Searcher<'_> {
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         moves.clear();
         let (mut opp_five, mut opp_fives, mut win) = (NO_MOVE, 0, false);
-        for c in 0..self.b.cells_len() {
-            if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
-                continue;
-            }
+        for c in self.b.candidates() {
             let me = self.b.info(c, s);
             if me.flags & FL_FIVE != 0 {
                 win = true;
@@ -770,10 +831,7 @@ impl Searcher<'_> {
                 break 'node;
             }
             let mut threat = att_fives == 1;
-            for c in 0..self.b.cells_len() {
-                if !self.b.is_empty_idx(c) || !self.b.has_neighbour(c) {
-                    continue;
-                }
+            for c in self.b.candidates() {
                 let att = self.b.info(c, a);
                 if att_fives == 1 {
                     if att.flags & FL_FIVE != 0 {
@@ -1066,10 +1124,9 @@ impl Searcher<'_> {
         }
         let mut fallback = fallback;
         if outcome != Outcome::Forced {
-            let vcf_depth = limits
-                .max_depth
-                .map_or(ROOT_VCF_DEPTH, |d| (d as i32).clamp(1, ROOT_VCF_DEPTH));
-            let safe = self.vcf_defences(&list, vcf_depth);
+            // the opponent's threat is looked at in full whatever the PVS depth limit
+            // (the node budget bounds it): a shallow search must not walk into it
+            let safe = self.vcf_defences(&list, ROOT_VCF_DEPTH);
             if let Some(&first) = safe.first() {
                 fallback = first;
             }
@@ -1105,5 +1162,43 @@ impl Searcher<'_> {
             best = fallback;
         }
         self.result(best, eval, depth_done, &pv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomoku::Rule;
+
+    /// Black to move has a four-three at (8, 7): a closed three in the row and an open
+    /// two in the column. No single move wins and there is no open four yet, so only the
+    /// quiescence VCF sees the win at a leaf.
+    #[test]
+    fn leaf_vcf_sees_a_four_three_win() {
+        let moves = [
+            (5, 7),
+            (4, 7),
+            (6, 7),
+            (0, 0),
+            (7, 7),
+            (14, 0),
+            (8, 5),
+            (0, 14),
+            (8, 6),
+            (14, 14),
+        ];
+        let board = Board::from_moves(15, Rule::Freestyle, &moves).expect("position");
+        let mut tt = Tt::new(1);
+        let stop = Stop::never();
+        let mut s = Searcher::new(board, &mut tt, &stop, u64::MAX);
+        assert!(s.evaluate().abs() < MATE_BOUND);
+        assert_eq!(s.b.open4_count(0), 0);
+        let score = s.pvs(0, -INF, INF, 0);
+        assert_eq!(score, WIN_SCORE - 4, "four, block, straight four");
+        let line: Vec<Point> = s.pv[0][..s.pv_len[0]]
+            .iter()
+            .map(|&c| s.b.point(c as usize))
+            .collect();
+        assert_eq!(line[..2], [(8, 7), (9, 7)]);
     }
 }
