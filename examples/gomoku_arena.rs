@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 
 use gamebot::gomoku::{self, Board, Engine, Limits, Rule};
 use gamebot::pool::Stop;
+use gamebot::rng::SplitMix64;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Colour {
@@ -330,27 +331,10 @@ impl WaysToWin {
 // Games
 // ---------------------------------------------------------------------------
 
-/// SplitMix64: small, seedable, and the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random opening of `stones` stones within the central 7×7 (black first,
 /// alternating), rejected while a side has three or more in an open window,
 /// or the position is already decided by the referee.
-fn opening(rng: &mut Rng, n: usize, stones: usize, rule: Rule) -> Vec<(usize, usize)> {
+fn opening(rng: &mut SplitMix64, n: usize, stones: usize, rule: Rule) -> Vec<(usize, usize)> {
     let all_windows = windows(n);
     let span = 7.min(n) as u64;
     let lo = (n as u64 - span) / 2;
@@ -359,8 +343,8 @@ fn opening(rng: &mut Rng, n: usize, stones: usize, rule: Rule) -> Vec<(usize, us
         let mut moves = Vec::new();
         let mut colour = Colour::Black;
         while moves.len() < stones {
-            let x = (lo + rng.below(span)) as isize;
-            let y = (lo + rng.below(span)) as isize;
+            let x = (lo + (rng.next_u64() % span)) as isize;
+            let y = (lo + (rng.next_u64() % span)) as isize;
             if !grid.is_empty(x, y) {
                 continue;
             }
@@ -599,7 +583,7 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 /// to move play there, and does the move win? Returns the disagreements and
 /// the numbers of points compared and of points the referee forbade.
 fn cross_check(seed: u64, games: usize, n: usize, rule: Rule) -> (Vec<String>, u64, u64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut disagreements = Vec::new();
     let mut compared = 0u64;
     let mut forbidden = 0u64;
@@ -643,7 +627,7 @@ fn cross_check(seed: u64, games: usize, n: usize, rule: Rule) -> (Vec<String>, u
             if pool.is_empty() {
                 break;
             }
-            let (p, verdict, _) = pool[rng.below(pool.len() as u64) as usize];
+            let (p, verdict, _) = pool[(rng.next_u64() % pool.len() as u64) as usize];
             grid.set(p.0 as isize, p.1 as isize, colour as u8);
             board.play(p);
             if (verdict == Verdict::Win) != board.winner().is_some() {
@@ -682,7 +666,7 @@ fn main() {
         );
         std::process::exit(i32::from(!disagreements.is_empty()));
     }
-    let mut rng = Rng(args.seed);
+    let mut rng = SplitMix64::new(args.seed);
     let ai = WaysToWin::new(args.size);
     let mut engine = Engine::new(64);
     let mut stats = EngineStats::default();
