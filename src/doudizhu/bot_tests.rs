@@ -269,17 +269,7 @@ fn self_play_is_legal_and_reproducible() {
     let r = rules();
     let mut rng = SplitMix64::new(42);
     for game in 0..4u64 {
-        let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-        rng.shuffle(&mut deck);
-        let mut hands = [Hand::EMPTY; 3];
-        for (k, c) in deck.iter().enumerate().take(51) {
-            hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
-        }
-        let mut bottom = Hand::EMPTY;
-        for c in &deck[51..] {
-            bottom = bottom.add(Hand::of(*c, 1));
-        }
-        hands[0] = hands[0].add(bottom);
+        let (mut hands, bottom) = random_deal(&mut rng);
         let mut history: Vec<Hand> = Vec::new();
         let mut seat = Seat::Landlord;
         for _turn in 0..200 {
@@ -312,21 +302,6 @@ fn self_play_is_legal_and_reproducible() {
     }
 }
 
-fn random_deal(rng: &mut SplitMix64) -> ([Hand; 3], Hand) {
-    let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-    rng.shuffle(&mut deck);
-    let mut hands = [Hand::EMPTY; 3];
-    for (k, c) in deck.iter().enumerate().take(51) {
-        hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
-    }
-    let mut bottom = Hand::EMPTY;
-    for c in &deck[51..] {
-        bottom = bottom.add(Hand::of(*c, 1));
-    }
-    hands[0] = hands[0].add(bottom);
-    (hands, bottom)
-}
-
 #[test]
 fn dealer_deals_consistently_with_what_is_known() {
     let mut rng = SplitMix64::new(3);
@@ -342,7 +317,7 @@ fn dealer_deals_consistently_with_what_is_known() {
         rules(),
     )
     .unwrap();
-    let mut dealer = Dealer::new(&st).unwrap();
+    let mut dealer = Dealer::new(&st, None, false).unwrap();
     for _ in 0..50 {
         let d = dealer.deal(&mut rng);
         assert_eq!(d[1], hands[1]);
@@ -363,7 +338,7 @@ fn playouts_are_legal_and_end() {
     let mut rng = SplitMix64::new(11);
     for _ in 0..30 {
         let (hands, _) = random_deal(&mut rng);
-        let mut p = Playout::new(hands, &r);
+        let mut p = Playout::new(hands, &r, Seat::Landlord);
         let (mut seat, mut last): (Seat, Option<(Seat, Combo)>) = (Seat::Landlord, None);
         let mut ended = false;
         for _ in 0..300 {
@@ -393,7 +368,7 @@ fn playouts_are_legal_and_end() {
             }
         }
         assert!(ended);
-        assert_eq!(Playout::new(hands, &r).run(Seat::Landlord, None), {
+        assert_eq!(Playout::new(hands, &r, Seat::Landlord).run(Seat::Landlord, None), {
             // `run` plays the same policy: same winner as the loop above.
             Seat::ALL
                 .into_iter()
@@ -471,17 +446,7 @@ mod props {
         fn random_games_replay_and_bot_answers_legally(seed in any::<u64>()) {
             let r = rules();
             let mut rng = SplitMix64::new(seed);
-            let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-            rng.shuffle(&mut deck);
-            let mut hands = [Hand::EMPTY; 3];
-            for (k, c) in deck.iter().enumerate().take(51) {
-                hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
-            }
-            let mut bottom = Hand::EMPTY;
-            for c in &deck[51..] {
-                bottom = bottom.add(Hand::of(*c, 1));
-            }
-            hands[0] = hands[0].add(bottom);
+            let (mut hands, bottom) = random_deal(&mut rng);
             let mut history: Vec<Hand> = Vec::new();
             let mut seat = Seat::Landlord;
             let mut last: Option<(Seat, Combo)> = None;
