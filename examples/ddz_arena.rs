@@ -3,12 +3,13 @@
 //!
 //! ```text
 //! cargo run --release --example ddz_arena -- --deals 2000 --seed 1 --opponent rule
-//!     [--budget-ms 200] [--verbose] [--landlord-only] [--oracle]
+//!     [--budget-ms 200] [--verbose] [--landlord-only] [--oracle] [--no-infer]
 //! ```
 //!
 //! `--oracle` is a measurement, not a player: the bot's search and rollouts
 //! get the true hands of all seats instead of sampled deals (an upper bound
-//! for what better inference of the hidden cards could gain).
+//! for what better inference of the hidden cards could gain). `--no-infer`
+//! samples deals uniformly, without the bias from passes.
 //!
 //! Each deal is played twice: the bot as landlord against two copies of the
 //! opponent, then the bot as both peasants against the opponent as landlord.
@@ -59,7 +60,6 @@ struct Args {
     verbose: bool,
     landlord_only: bool,
     oracle: bool,
-    ll_rollouts: bool,
     no_infer: bool,
 }
 
@@ -72,7 +72,6 @@ fn parse_args() -> Args {
         verbose: false,
         landlord_only: false,
         oracle: false,
-        ll_rollouts: false,
         no_infer: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -98,11 +97,6 @@ fn parse_args() -> Args {
             }
             "--no-infer" => {
                 a.no_infer = true;
-                i += 1;
-                continue;
-            }
-            "--ll-rollouts" => {
-                a.ll_rollouts = true;
                 i += 1;
                 continue;
             }
@@ -480,7 +474,6 @@ fn main() {
     // Bid strength (clamped to 2..=20) -> (landlord games, landlord wins).
     let mut by_strength: std::collections::BTreeMap<i32, (usize, usize)> = Default::default();
     let base = PlayOptions {
-        landlord_rollouts_everywhere: args.ll_rollouts,
         no_pass_inference: args.no_infer,
         ..PlayOptions::default()
     };

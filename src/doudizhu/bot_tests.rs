@@ -331,6 +331,33 @@ fn dealer_deals_consistently_with_what_is_known() {
     }
 }
 
+/// Down passed on the landlord's solo 2: deals biased by that pass seldom
+/// give Down a joker (which would have beaten it), uniform deals often do.
+#[test]
+fn dealer_reads_passes() {
+    let up_hand = h("33445566778899TTJ");
+    let st = GameState::from_history(Seat::LandlordUp, up_hand, &hist(&["2", ""]), None, rules())
+        .unwrap();
+    let has_joker = |d: &[Hand; 3]| d[1].count(Rank::BlackJoker) + d[1].count(Rank::RedJoker) > 0;
+    let mut rng = SplitMix64::new(5);
+    let (mut biased, mut uniform) = (0, 0);
+    let mut inferring = Dealer::new(&st, None, false).unwrap();
+    let mut plain = Dealer::new(&st, None, true).unwrap();
+    assert_eq!(inferring.passes.len(), 1);
+    for _ in 0..400 {
+        biased += usize::from(has_joker(&inferring.deal(&mut rng)));
+        uniform += usize::from(has_joker(&plain.deal(&mut rng)));
+    }
+    assert!(
+        uniform > 240,
+        "uniform deals: {uniform} / 400 with a joker at Down"
+    );
+    assert!(
+        biased < 180,
+        "biased deals: {biased} / 400 with a joker at Down"
+    );
+}
+
 /// Whole playouts from random deals end with someone out, every play legal.
 #[test]
 fn playouts_are_legal_and_end() {
@@ -338,7 +365,7 @@ fn playouts_are_legal_and_end() {
     let mut rng = SplitMix64::new(11);
     for _ in 0..30 {
         let (hands, _) = random_deal(&mut rng);
-        let mut p = Playout::new(hands, &r, Seat::Landlord);
+        let mut p = Playout::new(hands, &r);
         let (mut seat, mut last): (Seat, Option<(Seat, Combo)>) = (Seat::Landlord, None);
         let mut ended = false;
         for _ in 0..300 {
@@ -368,7 +395,7 @@ fn playouts_are_legal_and_end() {
             }
         }
         assert!(ended);
-        assert_eq!(Playout::new(hands, &r, Seat::Landlord).run(Seat::Landlord, None), {
+        assert_eq!(Playout::new(hands, &r).run(Seat::Landlord, None), {
             // `run` plays the same policy: same winner as the loop above.
             Seat::ALL
                 .into_iter()
