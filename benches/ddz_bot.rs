@@ -3,9 +3,9 @@
 //! Run with `cargo bench --bench ddz_bot`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gamebot::doudizhu::bot::{GameState, SplitMix64, choose_play};
+use gamebot::doudizhu::bot::{GameState, SplitMix64, choose_play, random_deal};
 use gamebot::doudizhu::endgame::Seat;
-use gamebot::doudizhu::{Hand, Rank, Rules};
+use gamebot::doudizhu::{Hand, Rules};
 use gamebot::pool::Stop;
 use std::hint::black_box;
 use std::time::Duration;
@@ -17,17 +17,7 @@ fn collect_states(seed: u64, games: usize) -> Vec<(Seat, Hand, Vec<Hand>, Hand)>
     let mut rng = SplitMix64::new(seed);
     let mut out = Vec::new();
     for g in 0..games {
-        let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-        rng.shuffle(&mut deck);
-        let mut hands = [Hand::EMPTY; 3];
-        for (k, c) in deck.iter().enumerate().take(51) {
-            hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
-        }
-        let mut bottom = Hand::EMPTY;
-        for c in &deck[51..] {
-            bottom = bottom.add(Hand::of(*c, 1));
-        }
-        hands[0] = hands[0].add(bottom);
+        let (mut hands, bottom) = random_deal(&mut rng);
         let mut history = Vec::new();
         let mut seat = Seat::Landlord;
         loop {

@@ -3,8 +3,13 @@
 //!
 //! ```text
 //! cargo run --release --example ddz_arena -- --deals 2000 --seed 1 --opponent rule
-//!     [--budget-ms 200] [--verbose] [--landlord-only]
+//!     [--budget-ms 200] [--verbose] [--landlord-only] [--oracle] [--no-infer]
 //! ```
+//!
+//! `--oracle` is a measurement, not a player: the bot's search and rollouts
+//! get the true hands of all seats instead of sampled deals (an upper bound
+//! for what better inference of the hidden cards could gain). `--no-infer`
+//! samples deals uniformly, without the bias from passes.
 //!
 //! Each deal is played twice: the bot as landlord against two copies of the
 //! opponent, then the bot as both peasants against the opponent as landlord.
@@ -35,7 +40,7 @@
 use std::time::{Duration, Instant};
 
 use gamebot::cache::TranspositionCache;
-use gamebot::doudizhu::bot::{GameState, SplitMix64, choose_play};
+use gamebot::doudizhu::bot::{GameState, PlayOptions, SplitMix64, choose_play_with, random_deal};
 use gamebot::doudizhu::endgame::Seat;
 use gamebot::doudizhu::{Combo, ComboType, Hand, Rank, Rules, beats, legal_moves, split};
 use gamebot::pool::Stop;
@@ -54,6 +59,8 @@ struct Args {
     budget_ms: u64,
     verbose: bool,
     landlord_only: bool,
+    oracle: bool,
+    no_infer: bool,
 }
 
 fn parse_args() -> Args {
@@ -64,6 +71,8 @@ fn parse_args() -> Args {
         budget_ms: 200,
         verbose: false,
         landlord_only: false,
+        oracle: false,
+        no_infer: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -83,6 +92,16 @@ fn parse_args() -> Args {
             }
             "--verbose" => {
                 a.verbose = true;
+                i += 1;
+                continue;
+            }
+            "--no-infer" => {
+                a.no_infer = true;
+                i += 1;
+                continue;
+            }
+            "--oracle" => {
+                a.oracle = true;
                 i += 1;
                 continue;
             }
@@ -309,6 +328,8 @@ fn play_game(
     cache: &TranspositionCache,
     timing: &mut Timing,
     game_seed: u64,
+    base: PlayOptions,
+    oracle: bool,
 ) -> Outcome {
     let mut hands = hands0;
     let mut history: Vec<Hand> = Vec::new();
@@ -322,7 +343,17 @@ fn play_game(
                 .expect("arena histories are valid");
             let stop = Stop::after(budget);
             let t = Instant::now();
-            let d = choose_play(&st, &stop, game_seed ^ history.len() as u64, Some(cache));
+            let opts = PlayOptions {
+                oracle: oracle.then_some(hands),
+                ..base
+            };
+            let d = choose_play_with(
+                &st,
+                &stop,
+                game_seed ^ history.len() as u64,
+                Some(cache),
+                &opts,
+            );
             timing.ms.push(t.elapsed().as_secs_f64() * 1000.0);
             if d.deals > 0 {
                 timing.searched += 1;
@@ -384,21 +415,6 @@ fn play_game(
     }
 }
 
-fn deal(rng: &mut SplitMix64) -> ([Hand; 3], Hand) {
-    let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-    rng.shuffle(&mut deck);
-    let mut hands = [Hand::EMPTY; 3];
-    for (k, r) in deck.iter().enumerate().take(51) {
-        hands[k % 3] = hands[k % 3].add(Hand::of(*r, 1));
-    }
-    let mut bottom = Hand::EMPTY;
-    for r in &deck[51..] {
-        bottom = bottom.add(Hand::of(*r, 1));
-    }
-    hands[0] = hands[0].add(bottom);
-    (hands, bottom)
-}
-
 // ------------------------------------------------------------------ stats
 
 #[derive(Default)]
@@ -457,9 +473,13 @@ fn main() {
     let mut as_peasants = RoleStats::default();
     // Bid strength (clamped to 2..=20) -> (landlord games, landlord wins).
     let mut by_strength: std::collections::BTreeMap<i32, (usize, usize)> = Default::default();
+    let base = PlayOptions {
+        no_pass_inference: args.no_infer,
+        ..PlayOptions::default()
+    };
     let started = Instant::now();
     for d in 0..args.deals {
-        let (hands, bottom) = deal(&mut deal_rng);
+        let (hands, bottom) = random_deal(&mut deal_rng);
         let game_seed = args.seed.wrapping_mul(1_000_003).wrapping_add(d as u64);
         let o = play_game(
             hands,
@@ -472,6 +492,8 @@ fn main() {
             &cache,
             &mut timing,
             game_seed,
+            base,
+            args.oracle,
         );
         let mult = f64::from(1u32 << o.bombs.min(20));
         let pts = 2.0 * mult;
@@ -494,6 +516,8 @@ fn main() {
             &cache,
             &mut timing,
             game_seed ^ 0xABCD,
+            base,
+            args.oracle,
         );
         let mult = f64::from(1u32 << o.bombs.min(20));
         let pts = 2.0 * mult;

@@ -269,17 +269,7 @@ fn self_play_is_legal_and_reproducible() {
     let r = rules();
     let mut rng = SplitMix64::new(42);
     for game in 0..4u64 {
-        let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-        rng.shuffle(&mut deck);
-        let mut hands = [Hand::EMPTY; 3];
-        for (k, c) in deck.iter().enumerate().take(51) {
-            hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
-        }
-        let mut bottom = Hand::EMPTY;
-        for c in &deck[51..] {
-            bottom = bottom.add(Hand::of(*c, 1));
-        }
-        hands[0] = hands[0].add(bottom);
+        let (mut hands, bottom) = random_deal(&mut rng);
         let mut history: Vec<Hand> = Vec::new();
         let mut seat = Seat::Landlord;
         for _turn in 0..200 {
@@ -312,21 +302,6 @@ fn self_play_is_legal_and_reproducible() {
     }
 }
 
-fn random_deal(rng: &mut SplitMix64) -> ([Hand; 3], Hand) {
-    let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-    rng.shuffle(&mut deck);
-    let mut hands = [Hand::EMPTY; 3];
-    for (k, c) in deck.iter().enumerate().take(51) {
-        hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
-    }
-    let mut bottom = Hand::EMPTY;
-    for c in &deck[51..] {
-        bottom = bottom.add(Hand::of(*c, 1));
-    }
-    hands[0] = hands[0].add(bottom);
-    (hands, bottom)
-}
-
 #[test]
 fn dealer_deals_consistently_with_what_is_known() {
     let mut rng = SplitMix64::new(3);
@@ -342,7 +317,7 @@ fn dealer_deals_consistently_with_what_is_known() {
         rules(),
     )
     .unwrap();
-    let mut dealer = Dealer::new(&st).unwrap();
+    let mut dealer = Dealer::new(&st, None, false).unwrap();
     for _ in 0..50 {
         let d = dealer.deal(&mut rng);
         assert_eq!(d[1], hands[1]);
@@ -354,6 +329,33 @@ fn dealer_deals_consistently_with_what_is_known() {
             "the landlord keeps its bottom cards"
         );
     }
+}
+
+/// Down passed on the landlord's solo 2: deals biased by that pass seldom
+/// give Down a joker (which would have beaten it), uniform deals often do.
+#[test]
+fn dealer_reads_passes() {
+    let up_hand = h("33445566778899TTJ");
+    let st = GameState::from_history(Seat::LandlordUp, up_hand, &hist(&["2", ""]), None, rules())
+        .unwrap();
+    let has_joker = |d: &[Hand; 3]| d[1].count(Rank::BlackJoker) + d[1].count(Rank::RedJoker) > 0;
+    let mut rng = SplitMix64::new(5);
+    let (mut biased, mut uniform) = (0, 0);
+    let mut inferring = Dealer::new(&st, None, false).unwrap();
+    let mut plain = Dealer::new(&st, None, true).unwrap();
+    assert_eq!(inferring.passes.len(), 1);
+    for _ in 0..400 {
+        biased += usize::from(has_joker(&inferring.deal(&mut rng)));
+        uniform += usize::from(has_joker(&plain.deal(&mut rng)));
+    }
+    assert!(
+        uniform > 240,
+        "uniform deals: {uniform} / 400 with a joker at Down"
+    );
+    assert!(
+        biased < 180,
+        "biased deals: {biased} / 400 with a joker at Down"
+    );
 }
 
 /// Whole playouts from random deals end with someone out, every play legal.
@@ -471,17 +473,7 @@ mod props {
         fn random_games_replay_and_bot_answers_legally(seed in any::<u64>()) {
             let r = rules();
             let mut rng = SplitMix64::new(seed);
-            let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
-            rng.shuffle(&mut deck);
-            let mut hands = [Hand::EMPTY; 3];
-            for (k, c) in deck.iter().enumerate().take(51) {
-                hands[k % 3] = hands[k % 3].add(Hand::of(*c, 1));
-            }
-            let mut bottom = Hand::EMPTY;
-            for c in &deck[51..] {
-                bottom = bottom.add(Hand::of(*c, 1));
-            }
-            hands[0] = hands[0].add(bottom);
+            let (mut hands, bottom) = random_deal(&mut rng);
             let mut history: Vec<Hand> = Vec::new();
             let mut seat = Seat::Landlord;
             let mut last: Option<(Seat, Combo)> = None;
