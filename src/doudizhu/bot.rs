@@ -101,35 +101,8 @@ use crate::pool::Stop;
 
 // ------------------------------------------------------------------ rng
 
-/// splitmix64: a tiny seeded generator (no external RNG crate).
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`), by multiply-shift.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
-}
+/// The bot's generator; re-exported here, where its users look for it.
+pub use crate::rng::SplitMix64;
 
 /// A random deal for self-play, arenas and benches: 17 cards to each seat
 /// (by [`Seat::index`]), then the 3 bottom cards to the landlord. Returns the
@@ -1189,17 +1162,7 @@ fn rollout_candidates(state: &GameState, moves: &[Combo], heur: Combo) -> Vec<Co
         }
         // Leads: only kicker-free plays and the split's groups (kicker
         // variants rarely differ in what they leave).
-        if leading
-            && !matches!(
-                m.kind,
-                ComboType::Solo
-                    | ComboType::Pair
-                    | ComboType::Trio
-                    | ComboType::SoloChain
-                    | ComboType::PairChain
-                    | ComboType::TrioChain
-            )
-        {
+        if leading && !m.kind.is_plain() {
             continue;
         }
         let v = if m.is_pass() {
@@ -1376,16 +1339,7 @@ impl<'a> Ctx<'a> {
         }
         let mut cands: Vec<Combo> = sp.groups.clone();
         for m in moves {
-            if matches!(
-                m.kind,
-                ComboType::Solo
-                    | ComboType::Pair
-                    | ComboType::Trio
-                    | ComboType::SoloChain
-                    | ComboType::PairChain
-                    | ComboType::TrioChain
-            ) && !cands.contains(m)
-            {
+            if m.kind.is_plain() && !cands.contains(m) {
                 cands.push(*m);
             }
         }

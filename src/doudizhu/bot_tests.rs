@@ -302,21 +302,26 @@ fn self_play_is_legal_and_reproducible() {
     }
 }
 
-#[test]
-fn dealer_deals_consistently_with_what_is_known() {
-    let mut rng = SplitMix64::new(3);
+/// A seeded deal where the landlord has led its lowest card and Down decides
+/// next: Down's state, the dealt hands and the generator after the deal.
+fn down_after_lowest_lead(seed: u64) -> (GameState, [Hand; 3], SplitMix64) {
+    let mut rng = SplitMix64::new(seed);
     let (hands, bottom) = random_deal(&mut rng);
-    // The landlord leads its lowest card; Down decides next.
     let low = hands[0].lowest().unwrap();
-    let history = vec![Hand::of(low, 1)];
     let st = GameState::from_history(
         Seat::LandlordDown,
         hands[1],
-        &history,
+        &[Hand::of(low, 1)],
         Some(bottom),
         rules(),
     )
     .unwrap();
+    (st, hands, rng)
+}
+
+#[test]
+fn dealer_deals_consistently_with_what_is_known() {
+    let (st, hands, mut rng) = down_after_lowest_lead(3);
     let mut dealer = Dealer::new(&st, None, false).unwrap();
     for _ in 0..50 {
         let d = dealer.deal(&mut rng);
@@ -427,18 +432,7 @@ fn rollout_candidates_start_with_the_heuristic_and_are_legal() {
 
 #[test]
 fn peasant_rollouts_decide_and_reproduce() {
-    let mut rng = SplitMix64::new(5);
-    let (hands, bottom) = random_deal(&mut rng);
-    let low = hands[0].lowest().unwrap();
-    let history = vec![Hand::of(low, 1)];
-    let st = GameState::from_history(
-        Seat::LandlordDown,
-        hands[1],
-        &history,
-        Some(bottom),
-        rules(),
-    )
-    .unwrap();
+    let (st, _, _) = down_after_lowest_lead(5);
     let a = choose_play(&st, &Stop::never(), 9, None);
     let b = choose_play(&st, &Stop::never(), 9, None);
     assert!(a.reason.starts_with("rollout"), "{a}");

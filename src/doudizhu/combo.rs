@@ -113,6 +113,20 @@ impl ComboType {
         matches!(self, ComboType::Bomb | ComboType::Rocket)
     }
 
+    /// Solos, pairs, trios and their chains: the plays without kickers and
+    /// other than bombs.
+    pub const fn is_plain(self) -> bool {
+        matches!(
+            self,
+            ComboType::Solo
+                | ComboType::Pair
+                | ComboType::Trio
+                | ComboType::SoloChain
+                | ComboType::PairChain
+                | ComboType::TrioChain
+        )
+    }
+
     /// Cards of the body per body rank (1 solo, 2 pair, 3 trio, 4 four), 0 for pass.
     pub const fn body_width(self) -> u32 {
         match self {
