@@ -1078,7 +1078,7 @@ impl<'r> Playout<'r> {
 /// Monte Carlo over determinizations: each candidate move is played in the
 /// same sampled deals and the game played out by [`Playout`]; the move that
 /// wins most often is chosen. The heuristic's choice stands unless another
-/// candidate wins clearly more often (by more than one deal in ten).
+/// candidate wins clearly more often (by more than [`ROLLOUT_MARGIN`] deals).
 #[allow(clippy::too_many_arguments)]
 fn rollout_search(
     state: &GameState,
