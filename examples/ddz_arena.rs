@@ -39,7 +39,6 @@
 
 use std::time::{Duration, Instant};
 
-use gamebot::cache::TranspositionCache;
 use gamebot::doudizhu::bot::{GameState, PlayOptions, SplitMix64, choose_play_with, random_deal};
 use gamebot::doudizhu::endgame::Seat;
 use gamebot::doudizhu::{Combo, ComboType, Hand, Rank, Rules, beats, legal_moves, split};
@@ -325,7 +324,6 @@ fn play_game(
     rules: &Rules,
     budget: Duration,
     rng: &mut SplitMix64,
-    cache: &TranspositionCache,
     timing: &mut Timing,
     game_seed: u64,
     base: PlayOptions,
@@ -347,13 +345,9 @@ fn play_game(
                 oracle: oracle.then_some(hands),
                 ..base
             };
-            let d = choose_play_with(
-                &st,
-                &stop,
-                game_seed ^ history.len() as u64,
-                Some(cache),
-                &opts,
-            );
+            // No shared cache, as in /doudizhu/play: the arena measures what
+            // the service plays.
+            let d = choose_play_with(&st, &stop, game_seed ^ history.len() as u64, None, &opts);
             timing.ms.push(t.elapsed().as_secs_f64() * 1000.0);
             if d.deals > 0 {
                 timing.searched += 1;
@@ -461,7 +455,6 @@ fn main() {
     let args = parse_args();
     let rules = Rules::default();
     let budget = Duration::from_millis(args.budget_ms);
-    let cache = TranspositionCache::with_mib(64);
     let mut deal_rng = SplitMix64::new(args.seed);
     let mut opp_rng = SplitMix64::new(args.seed ^ 0x5EED_0FF0);
     let mut timing = Timing {
@@ -489,7 +482,6 @@ fn main() {
             &rules,
             budget,
             &mut opp_rng,
-            &cache,
             &mut timing,
             game_seed,
             base,
@@ -513,7 +505,6 @@ fn main() {
             &rules,
             budget,
             &mut opp_rng,
-            &cache,
             &mut timing,
             game_seed ^ 0xABCD,
             base,
