@@ -89,23 +89,13 @@ fn parse_args() -> Args {
                     o => panic!("unknown opponent {o:?} (random|rule|seed)"),
                 }
             }
-            "--verbose" => {
-                a.verbose = true;
-                i += 1;
-                continue;
-            }
-            "--no-infer" => {
-                a.no_infer = true;
-                i += 1;
-                continue;
-            }
-            "--oracle" => {
-                a.oracle = true;
-                i += 1;
-                continue;
-            }
-            "--landlord-only" => {
-                a.landlord_only = true;
+            flag @ ("--verbose" | "--no-infer" | "--oracle" | "--landlord-only") => {
+                *match flag {
+                    "--verbose" => &mut a.verbose,
+                    "--no-infer" => &mut a.no_infer,
+                    "--oracle" => &mut a.oracle,
+                    _ => &mut a.landlord_only,
+                } = true;
                 i += 1;
                 continue;
             }

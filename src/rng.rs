@@ -25,10 +25,15 @@ impl SplitMix64 {
     }
 
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
+        fisher_yates(v, |n| self.below(n));
+    }
+}
+
+/// Shuffles `v` with `below(n)` drawing in `0..n`.
+fn fisher_yates<T>(v: &mut [T], mut below: impl FnMut(usize) -> usize) {
+    for i in (1..v.len()).rev() {
+        let j = below(i + 1);
+        v.swap(i, j);
     }
 }
 
@@ -58,10 +63,7 @@ impl XorShift64Star {
 
     /// Fisher–Yates with [`Self::below`].
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
+        fisher_yates(v, |n| self.below(n));
     }
 }
 
