@@ -3,7 +3,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::patterns::{self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, OVER, Tables};
+use super::patterns::{
+    self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, LINE_LEN, OVER, Tables,
+};
 use super::{MAX_SIZE, MIN_SIZE, Point, PositionError, Rule, Stone};
 
 /// Lines are stored with this many wall bits on each side, so a 5-each-way window never
@@ -106,23 +108,12 @@ fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
 #[cfg(test)]
 pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [u64; 2]);
 
-/// Both sides' codes for the cell at position `pos` of a line with the given masks.
-#[inline]
-fn window_codes(
-    tabs: [&[u8; patterns::DIRECT_LEN]; 2],
-    b: u64,
-    w: u64,
-    wall: u64,
-    pos: u32,
-) -> (u8, u8) {
-    // the window is bits pos .. pos + 10, centre at pos + PAD
-    let bw = (b >> pos) as u32 & 0x7FF;
-    let ww = (w >> pos) as u32 & 0x7FF;
-    let wl = (wall >> pos) as u32 & 0x7FF;
-    (
-        tabs[0][patterns::direct_index(bw, ww | wl)],
-        tabs[1][patterns::direct_index(ww, bw | wl)],
-    )
+/// What an empty cell looks like to both sides (side 0 black, 1 white): the four
+/// direction codes packed 4 bits each, and `tables.cell` of them, cached.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    keys: [u16; 2],
+    infos: [CellInfo; 2],
 }
 
 const CAND_WORDS: usize = MAX_CELLS.div_ceil(64);
@@ -174,10 +165,8 @@ pub struct Board {
     cells: Vec<u8>,
     /// Stone bits per side per line (position p at bit p + PAD).
     lines: [Vec<u64>; 2],
-    /// Per cell and side, the four direction codes packed 4 bits each. Valid for empty cells.
-    keys: Vec<[u16; 2]>,
-    /// `tables.cell[keys[c][side]]`, cached.
-    infos: Vec<[CellInfo; 2]>,
+    /// Per cell, its codes and cell infos. Valid for empty cells.
+    slots: Vec<Slot>,
     /// Per side, the lane sums ([`CellInfo::lanes`]) of all empty cells: the sum of the
     /// cell values, how many cells complete a five / make a straight four or two fours.
     sums: [u64; 2],
@@ -185,10 +174,10 @@ pub struct Board {
     near: Vec<u8>,
     /// Bit per cell: empty with a stone within two king steps (the search's candidates).
     cand: [u64; CAND_WORDS],
-    /// Undo journal: the (cell, keys, infos) each refresh overwrote, in order, and per
-    /// placed stone where its entries start and the sums before it. Undo restores them
-    /// instead of recomputing the windows.
-    saved: Vec<(u16, [u16; 2], [CellInfo; 2])>,
+    /// Undo journal: the (cell, slot) each refresh overwrote, in order, and per placed
+    /// stone where its entries start and the sums before it. Undo restores them instead
+    /// of recomputing the windows.
+    saved: Vec<(u16, Slot)>,
     frames: Vec<Frame>,
     hash: u64,
     history: Vec<u16>,
@@ -219,8 +208,7 @@ impl Board {
             exact,
             cells: vec![0; size * size],
             lines: [vec![0; nlines], vec![0; nlines]],
-            keys: vec![[0; 2]; size * size],
-            infos: vec![[CellInfo::default(); 2]; size * size],
+            slots: vec![Slot::default(); size * size],
             sums: [0; 2],
             near: vec![0; size * size],
             cand: [0; CAND_WORDS],
@@ -318,7 +306,7 @@ impl Board {
         if self.cells[c] != 0 {
             return false;
         }
-        if self.info(c, 0).flags & FL_MAYBE_FORBIDDEN == 0 {
+        if self.info(c, 0).flags() & FL_MAYBE_FORBIDDEN == 0 {
             return false;
         }
         self.clone().forbidden_black(c)
@@ -371,6 +359,14 @@ impl Board {
         self.cells.len()
     }
 
+    /// Whether `c` is a cell of this board, empty and near a stone (a hash move from
+    /// the transposition table might be none of these after a key collision).
+    #[inline]
+    pub(crate) fn is_candidate(&self, c: u16) -> bool {
+        let c = c as usize;
+        c < self.cells.len() && self.cand[c / 64] >> (c % 64) & 1 == 1
+    }
+
     #[inline]
     pub(crate) fn is_empty_idx(&self, c: usize) -> bool {
         self.cells[c] == 0
@@ -398,13 +394,13 @@ impl Board {
     /// Cell value and threat flags of empty cell `c` for `side`.
     #[inline]
     pub(crate) fn info(&self, c: usize, side: usize) -> CellInfo {
-        self.infos[c][side]
+        self.slots[c].infos[side]
     }
 
     /// Direction code of empty cell `c` for `side` in direction `d`.
     #[inline]
     pub(crate) fn code(&self, c: usize, side: usize, d: usize) -> u8 {
-        (self.keys[c][side] >> (4 * d) & 0xF) as u8
+        (self.slots[c].keys[side] >> (4 * d) & 0xF) as u8
     }
 
     #[inline]
@@ -434,7 +430,7 @@ impl Board {
     #[inline]
     fn account(&mut self, c: usize, sign: i32) {
         for s in 0..2 {
-            let lanes = self.info(c, s).lanes;
+            let lanes = self.info(c, s).lanes();
             self.sums[s] = if sign > 0 {
                 self.sums[s].wrapping_add(lanes)
             } else {
@@ -443,13 +439,13 @@ impl Board {
         }
     }
 
-    /// Each side's direct pattern table.
+    /// Each side's line table.
     #[inline]
-    fn side_tables(&self) -> [&'static [u8; patterns::DIRECT_LEN]; 2] {
+    fn side_lines(&self) -> [&'static [u8; LINE_LEN]; 2] {
         let t = self.tables;
         [
-            &t.direct[self.exact[0] as usize],
-            &t.direct[self.exact[1] as usize],
+            &t.line[self.exact[0] as usize],
+            &t.line[self.exact[1] as usize],
         ]
     }
 
@@ -457,23 +453,21 @@ impl Board {
     fn refresh(&mut self, c: usize, d: usize) {
         let (line, pos) = self.geo.line_of[c][d];
         let line = line as usize;
-        let (b, w, wall) = (
-            self.lines[0][line],
-            self.lines[1][line],
-            self.geo.wall[line],
+        // the window is bits pos .. pos + 10, centre at pos + PAD
+        let window = |m: u64| (m >> pos) as u32;
+        let (k0, k1) = patterns::window_codes(
+            &self.tables.base3,
+            self.side_lines(),
+            window(self.lines[0][line]),
+            window(self.lines[1][line]),
+            window(self.geo.wall[line]),
         );
-        let (k0, k1) = window_codes(self.side_tables(), b, w, wall, pos as u32);
-        self.set_codes(c, d, k0, k1);
-    }
-
-    #[inline]
-    fn set_codes(&mut self, c: usize, d: usize, k0: u8, k1: u8) {
         let m = !(0xFu16 << (4 * d));
-        let keys = &mut self.keys[c];
-        keys[0] = keys[0] & m | (k0 as u16) << (4 * d);
-        keys[1] = keys[1] & m | (k1 as u16) << (4 * d);
+        let slot = &mut self.slots[c];
+        slot.keys[0] = slot.keys[0] & m | (k0 as u16) << (4 * d);
+        slot.keys[1] = slot.keys[1] & m | (k1 as u16) << (4 * d);
         let cell = &self.tables.cell;
-        self.infos[c] = [cell[keys[0] as usize], cell[keys[1] as usize]];
+        slot.infos = [cell[slot.keys[0] as usize], cell[slot.keys[1] as usize]];
     }
 
     /// Refreshes the empty cells in the windows around `c` in all directions (only the
@@ -481,16 +475,11 @@ impl Board {
     fn refresh_around(&mut self, c: usize) {
         let geo = &*self.geo;
         let tables = self.tables;
-        let tabs = [
-            &*tables.direct[self.exact[0] as usize],
-            &*tables.direct[self.exact[1] as usize],
-        ];
+        let lines = self.side_lines();
         // the "five or more" table never looks five cells out: with no exact side the
         // cells at distance five keep their codes
         let reach = if self.exact[0] || self.exact[1] { 5 } else { 4 };
-        let cells_state = &self.cells;
-        let keys_all = &mut self.keys;
-        let infos_all = &mut self.infos;
+        let slots = &mut self.slots;
         let saved = &mut self.saved;
         let mut delta = [0u64; 2];
         for d in 0..4 {
@@ -500,29 +489,40 @@ impl Board {
             let (b, w, wall) = (self.lines[0][line], self.lines[1][line], geo.wall[line]);
             let lo = (pos as usize).saturating_sub(reach);
             let hi = (pos as usize + reach).min(cells.len() - 1);
+            // the empty cells of lo..=hi, as line bits (position p at bit p + PAD)
+            let span = ((1u64 << (hi - lo + 1)) - 1) << (lo as u32 + PAD);
+            let mut empty = !(b | w | wall) & span;
             let shift = 4 * d;
             let m = !(0xFu16 << shift);
-            for (k, &q) in cells[lo..=hi].iter().enumerate() {
-                let q = q as usize;
-                if cells_state[q] != 0 {
-                    continue;
-                }
-                let (k0, k1) = window_codes(tabs, b, w, wall, (lo + k) as u32);
-                let old_keys = keys_all[q];
+            while empty != 0 {
+                // position p's window is bits p .. p + 10
+                let p = empty.trailing_zeros() - PAD;
+                empty &= empty - 1;
+                let window = |m: u64| (m >> p) as u32;
+                let (k0, k1) = patterns::window_codes(
+                    &tables.base3,
+                    lines,
+                    window(b),
+                    window(w),
+                    window(wall),
+                );
+                let q = cells[p as usize] as usize;
+                let slot = &mut slots[q];
+                let old = *slot;
                 let keys = [
-                    old_keys[0] & m | (k0 as u16) << shift,
-                    old_keys[1] & m | (k1 as u16) << shift,
+                    old.keys[0] & m | (k0 as u16) << shift,
+                    old.keys[1] & m | (k1 as u16) << shift,
                 ];
-                if keys == old_keys {
+                if keys == old.keys {
                     // a stone far off in the window often leaves the code as it was
                     continue;
                 }
-                keys_all[q] = keys;
-                let new = [tables.cell[keys[0] as usize], tables.cell[keys[1] as usize]];
-                let old = std::mem::replace(&mut infos_all[q], new);
-                saved.push((q as u16, old_keys, old));
+                let infos = [tables.cell[keys[0] as usize], tables.cell[keys[1] as usize]];
+                *slot = Slot { keys, infos };
+                saved.push((q as u16, old));
                 for s in 0..2 {
-                    delta[s] = delta[s].wrapping_add(new[s].lanes.wrapping_sub(old[s].lanes));
+                    delta[s] =
+                        delta[s].wrapping_add(infos[s].lanes().wrapping_sub(old.infos[s].lanes()));
                 }
             }
         }
@@ -555,10 +555,8 @@ impl Board {
             self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
         }
         // restore newest first, so a cell written twice gets its oldest state back
-        for &(q, k, i) in self.saved[f.start as usize..].iter().rev() {
-            let q = q as usize;
-            self.keys[q] = k;
-            self.infos[q] = i;
+        for &(q, slot) in self.saved[f.start as usize..].iter().rev() {
+            self.slots[q as usize] = slot;
         }
         self.saved.truncate(f.start as usize);
         // c's own codes were never touched while it held a stone
@@ -576,7 +574,7 @@ impl Board {
 
     pub(crate) fn play_idx(&mut self, c: usize) {
         let s = self.side();
-        let five = self.info(c, s).flags & FL_FIVE != 0;
+        let five = self.info(c, s).flags() & FL_FIVE != 0;
         self.place(c, s);
         self.cand[c / 64] &= !(1u64 << (c % 64));
         for &q in &self.geo.near[c] {
@@ -619,7 +617,7 @@ impl Board {
 
     fn forbidden_rec(&mut self, c: usize, depth: u32) -> bool {
         let info = self.info(c, 0);
-        if info.flags & FL_FIVE != 0 || info.flags & FL_MAYBE_FORBIDDEN == 0 {
+        if info.flags() & FL_FIVE != 0 || info.flags() & FL_MAYBE_FORBIDDEN == 0 {
             return false;
         }
         let codes = [0, 1, 2, 3].map(|d| self.code(c, 0, d));
@@ -702,7 +700,7 @@ impl Board {
         let keys = (0..self.cells.len())
             .map(|c| {
                 if self.cells[c] == 0 {
-                    self.keys[c]
+                    self.slots[c].keys
                 } else {
                     [0, 0]
                 }

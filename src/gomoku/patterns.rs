@@ -49,43 +49,84 @@ pub const FL_DOUBLE: u8 = 16;
 /// For black under renju this cell may be forbidden (overline, two fours, two threes, no five).
 pub const FL_MAYBE_FORBIDDEN: u8 = 32;
 
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CellInfo {
-    /// The board's per-side sums packed in one word: value (bits 0..24), completes a five
-    /// (bit 24), makes an open four (bit 36), makes a four and an open three (bit 48); 12 bits hold any
-    /// count of cells (at most 484) and 24 bits any value sum (at most 484 × 5500). Lane totals never go negative, so the sums
-    /// of whole words stay exact under wrapping arithmetic.
-    pub lanes: u64,
-    pub value: i16,
-    pub flags: u8,
+/// A cell's value and threat flags for one side, packed in one word so that the board
+/// can sum them: value (bits 0..24), completes a five (bit 24), makes a straight four or
+/// two fours (bit 33), makes a four and an open three (bit 42), the flags (bits 56..64).
+/// The 9-bit lanes hold any count of cells (at most 484) and 24 bits any value sum (at
+/// most 484 × 5500). Lane totals never go negative, so sums of whole words stay exact
+/// under wrapping arithmetic; the flag bits of a sum are meaningless (and carry out of
+/// the word, not into the lanes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellInfo(u64);
+
+impl CellInfo {
+    /// The word the board adds to its per-side sums.
+    #[inline]
+    pub fn lanes(self) -> u64 {
+        self.0
+    }
+
+    /// Evaluation value of a stone here.
+    #[inline]
+    pub fn value(self) -> i32 {
+        (self.0 & VALUE_MASK) as i32
+    }
+
+    /// `FL_*` threat flags.
+    #[inline]
+    pub fn flags(self) -> u8 {
+        (self.0 >> FLAGS_SHIFT) as u8
+    }
 }
 
+pub const VALUE_MASK: u64 = 0xFF_FFFF;
 pub const LANE_FIVE: u32 = 24;
-pub const LANE_OPEN4: u32 = 36;
-pub const LANE_FOUR_THREE: u32 = 48;
-pub const LANE_MASK: u64 = 0xFFF;
+pub const LANE_OPEN4: u32 = 33;
+pub const LANE_FOUR_THREE: u32 = 42;
+pub const LANE_MASK: u64 = 0x1FF;
+const FLAGS_SHIFT: u32 = 56;
 
 #[derive(Debug)]
 pub struct Tables {
-    /// `[free, exact]` pattern tables indexed directly by `own | blocked << 10` (1 MiB
-    /// each; no base-3 conversion on the hot path, and a search touches a small part).
-    /// Fixed-size arrays: a masked index needs no bounds check on the hot path.
-    pub direct: [Box<[u8; DIRECT_LEN]>; 2],
+    /// `[free, exact]` line tables over pairs of 10-cell windows in base 3, index
+    /// `base3(x) + 2 · base3(y)`: the low nibble is the code for x's side with y blocked,
+    /// the high nibble the code for y's side with x blocked. 64 KiB each (59,049 used),
+    /// so a search keeps them in cache; the size is a power of two so that a masked index
+    /// needs no bounds check.
+    pub line: [Box<[u8; LINE_LEN]>; 2],
+    /// Base-3 value of an 11-cell window's bits, the centre left out.
+    pub base3: Box<[u16; 2048]>,
     /// Indexed by the four packed direction codes.
     pub cell: Box<[CellInfo; 1 << 16]>,
 }
 
-pub const DIRECT_LEN: usize = 1 << 20;
+pub const LINE_LEN: usize = 1 << 16;
 
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(build)
 }
 
-/// Index into a `direct` table for 11-bit own / blocked windows (centre bit ignored).
+/// Black's and white's codes for the empty centre of a window: `b`, `w` and `wall` hold
+/// black stones, white stones and off-board cells from bit 0 (five cells each way of the
+/// centre at bit 5; higher bits are ignored). `lines` are black's and white's line tables
+/// (they differ under renju). The wall blocks both sides, so it joins the opponent's
+/// stones in each side's lookup.
 #[inline]
-pub fn direct_index(own11: u32, blk11: u32) -> usize {
-    (compress(own11) | compress(blk11) << 10) as usize & (DIRECT_LEN - 1)
+pub fn window_codes(
+    base3: &[u16; 2048],
+    lines: [&[u8; LINE_LEN]; 2],
+    b: u32,
+    w: u32,
+    wall: u32,
+) -> (u8, u8) {
+    let t = |m: u32| base3[(m & 0x7FF) as usize] as usize;
+    let black = t(b) + 2 * t(w | wall);
+    let white = t(b | wall) + 2 * t(w);
+    (
+        lines[0][black & (LINE_LEN - 1)] & 0xF,
+        lines[1][white & (LINE_LEN - 1)] >> 4,
+    )
 }
 
 #[inline]
@@ -228,14 +269,13 @@ pub fn cell_info(codes: [u8; 4]) -> CellInfo {
     if !five && (over || fours >= 2 || threes >= 2) {
         flags |= FL_MAYBE_FORBIDDEN;
     }
-    CellInfo {
-        lanes: value as u64
+    CellInfo(
+        value as u64
             | ((flags & FL_FIVE != 0) as u64) << LANE_FIVE
             | ((flags & FL_OPEN4 != 0) as u64) << LANE_OPEN4
-            | ((fours > 0 && threes > 0 && !open4) as u64) << LANE_FOUR_THREE,
-        value: value as i16,
-        flags,
-    }
+            | ((fours > 0 && threes > 0 && !open4) as u64) << LANE_FOUR_THREE
+            | (flags as u64) << FLAGS_SHIFT,
+    )
 }
 
 fn build() -> Tables {
@@ -247,17 +287,21 @@ fn build() -> Tables {
         }
         *b = v as u16;
     }
-    let line = [build_line(false, &base3), build_line(true, &base3)];
-    let direct = [0, 1].map(|e| {
-        let mut t = vec![NONE; DIRECT_LEN];
-        for (i, v) in t.iter_mut().enumerate() {
-            let (own, blk) = (i & 0x3FF, i >> 10);
-            if own & blk == 0 {
-                *v = line[e][base3[own] as usize + 2 * base3[blk] as usize];
+    let single = [build_line(false, &base3), build_line(true, &base3)];
+    let line = [0, 1].map(|e| {
+        let mut t = vec![NONE; LINE_LEN];
+        for x in 0..1024usize {
+            for y in 0..1024usize {
+                if x & y == 0 {
+                    let (bx, by) = (base3[x] as usize, base3[y] as usize);
+                    t[bx + 2 * by] = single[e][bx + 2 * by] | single[e][by + 2 * bx] << 4;
+                }
             }
         }
         t.into_boxed_slice().try_into().expect("table size")
     });
+    let base3_11: Vec<u16> = (0..2048u32).map(|m| base3[compress(m) as usize]).collect();
+    let base3 = base3_11.into_boxed_slice().try_into().expect("table size");
     let cell: Vec<CellInfo> = (0..65536u32)
         .map(|key| {
             let codes = [0, 1, 2, 3].map(|d| (key >> (4 * d) & 0xF) as u8);
@@ -269,7 +313,7 @@ fn build() -> Tables {
         })
         .collect();
     let cell = cell.into_boxed_slice().try_into().expect("table size");
-    Tables { direct, cell }
+    Tables { line, base3, cell }
 }
 
 #[cfg(test)]
@@ -295,7 +339,9 @@ mod tests {
                 _ => {}
             }
         }
-        tables().direct[exact as usize][direct_index(own, blk)]
+        let t = tables();
+        let line = &*t.line[exact as usize];
+        window_codes(&t.base3, [line, line], own, blk, 0).0
     }
 
     #[test]

@@ -304,8 +304,8 @@ impl<'a> Searcher<'a> {
             for c in self.b.candidates() {
                 let me = self.b.info(c, s);
                 let op = self.b.info(c, o);
-                maybe_forbidden |= me.flags & FL_MAYBE_FORBIDDEN != 0;
-                list.push((c as u16, me.value as i32 * 5 / 4 + op.value as i32));
+                maybe_forbidden |= me.flags() & FL_MAYBE_FORBIDDEN != 0;
+                list.push((c as u16, me.value() * 5 / 4 + op.value()));
             }
         }
         if opp_fives > 0 {
@@ -320,7 +320,8 @@ impl<'a> Searcher<'a> {
             let mut i = 0;
             while i < list.len() {
                 let c = list[i].0 as usize;
-                if self.b.info(c, s).flags & FL_MAYBE_FORBIDDEN != 0 && self.b.forbidden_black(c) {
+                if self.b.info(c, s).flags() & FL_MAYBE_FORBIDDEN != 0 && self.b.forbidden_black(c)
+                {
                     list.swap_remove(i);
                 } else {
                     i += 1;
@@ -331,7 +332,7 @@ impl<'a> Searcher<'a> {
             // forbidden cells are already gone from the list
             if let Some(&(c, _)) = list
                 .iter()
-                .find(|&&(c, _)| self.b.info(c as usize, s).flags & FL_OPEN4 != 0)
+                .find(|&&(c, _)| self.b.info(c as usize, s).flags() & FL_OPEN4 != 0)
             {
                 return Outcome::WinIn2(c);
             }
@@ -340,7 +341,7 @@ impl<'a> Searcher<'a> {
             // only fours of ours or points on the opponent's threat lines can help
             list.retain(|&(c, _)| {
                 let c = c as usize;
-                self.b.info(c, s).flags & FL_FOUR != 0 || self.b.info(c, o).flags & FL_FOUR != 0
+                self.b.info(c, s).flags() & FL_FOUR != 0 || self.b.info(c, o).flags() & FL_FOUR != 0
             });
             return Outcome::Moves(true);
         }
@@ -354,7 +355,7 @@ impl<'a> Searcher<'a> {
         }
         list.iter().any(|&(c, _)| {
             let c = c as usize;
-            self.b.info(c, o).flags & FL_OPEN4 != 0 && !self.b.forbidden_for(c, o)
+            self.b.info(c, o).flags() & FL_OPEN4 != 0 && !self.b.forbidden_for(c, o)
         })
     }
 
@@ -424,6 +425,30 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        // the table move first, before generating: at most nodes it cuts, and the
+        // generation is saved (only where nothing forces the reply)
+        let mut first = None;
+        if ply > 0 && tt_move != NO_MOVE && self.plain_node(s) && self.b.is_candidate(tt_move) {
+            let c = tt_move as usize;
+            if !(self.b.renju_black(s) && self.b.forbidden_black(c)) {
+                self.b.play_idx(c);
+                let score = -self.pvs(depth - 1, -beta, -alpha, ply + 1);
+                self.b.undo_idx();
+                if self.aborted {
+                    return 0;
+                }
+                if score > alpha {
+                    self.update_pv(ply, tt_move);
+                    if score >= beta {
+                        self.record_cut(ply, s, c, depth);
+                        self.tt
+                            .store(key, tt_move, score_to_tt(score, ply), depth, BOUND_LOWER);
+                        return score;
+                    }
+                }
+                first = Some((tt_move, score));
+            }
+        }
         let mut list = std::mem::take(&mut self.bufs[ply]);
         let outcome = self.generate(&mut list);
         if ply == 0 && !self.root_moves.is_empty() && matches!(outcome, Outcome::Moves(_)) {
@@ -435,7 +460,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let result = self.pvs_moves(
-            depth, alpha, beta, ply, pv_node, tt_move, outcome, &mut list,
+            depth, alpha, beta, ply, pv_node, tt_move, outcome, &mut list, first,
         );
         self.bufs[ply] = list;
         result
@@ -445,7 +470,7 @@ impl<'a> Searcher<'a> {
     fn find_cell(&self, side: usize, flag: u8) -> Option<u16> {
         self.b
             .candidates()
-            .find(|&c| self.b.info(c, side).flags & flag != 0)
+            .find(|&c| self.b.info(c, side).flags() & flag != 0)
             .map(|c| c as u16)
     }
 
@@ -460,6 +485,7 @@ impl<'a> Searcher<'a> {
         tt_move: u16,
         outcome: Outcome,
         list: &mut [(u16, i32)],
+        first: Option<(u16, i32)>,
     ) -> i32 {
         let forced = match outcome {
             Outcome::Win(c) => {
@@ -511,11 +537,14 @@ impl<'a> Searcher<'a> {
             let ci = c as usize;
             forced
                 || restricted
-                || b.info(ci, side).flags & (FL_FOUR | FL_DOUBLE) != 0
-                || b.info(ci, 1 - side).flags & (FL_FOUR | FL_DOUBLE) != 0
+                || b.info(ci, side).flags() & (FL_FOUR | FL_DOUBLE) != 0
+                || b.info(ci, 1 - side).flags() & (FL_FOUR | FL_DOUBLE) != 0
         };
         let is_quiet = |b: &Board, c: u16| {
-            !sharp(b, c) && b.info(c as usize, side).flags & FL_THREE == 0 && c != k[0] && c != k[1]
+            !sharp(b, c)
+                && b.info(c as usize, side).flags() & FL_THREE == 0
+                && c != k[0]
+                && c != k[1]
         };
         // late quiet moves are skipped near the leaves (late-move pruning)
         let lmp = if !pv_node && depth < LMP.len() as i32 {
@@ -533,6 +562,16 @@ impl<'a> Searcher<'a> {
         let lmp = if futile { lmp.min(1) } else { lmp };
         let mut len = list.len();
         let mut i = 0;
+        if let Some((c, score)) = first {
+            // the table move was searched already (it did not cut): it holds slot 0
+            let top = list.iter().position(|m| m.0 == c);
+            debug_assert!(top.is_some(), "the table move is a generated move");
+            list.swap(0, top.unwrap_or(0));
+            best = score;
+            best_move = c;
+            alpha = alpha.max(score);
+            i = 1;
+        }
         while i < len {
             if i == lmp {
                 // from here on only threats: drop the quiet rest at once
@@ -593,12 +632,7 @@ impl<'a> Searcher<'a> {
                     self.update_pv(ply, c);
                     if alpha >= beta {
                         if !forced {
-                            let kk = &mut self.killers[ply];
-                            if kk[0] != c {
-                                kk[1] = kk[0];
-                                kk[0] = c;
-                            }
-                            self.history[side * cells + ci] += depth * depth;
+                            self.record_cut(ply, side, ci, depth);
                         }
                         break;
                     }
@@ -616,6 +650,28 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// Whether nothing forces the reply here: no five to make or stop, no straight four
+    /// on either side (then [`Self::generate`] answers [`Outcome::Moves`]`(false)`).
+    #[inline]
+    fn plain_node(&self, s: usize) -> bool {
+        let o = 1 - s;
+        self.b.five_count(s) == 0
+            && self.b.five_count(o) == 0
+            && self.b.open4_count(s) == 0
+            && self.b.open4_count(o) == 0
+    }
+
+    /// A quiet move `c` refuted the node: remember it (killers, history).
+    fn record_cut(&mut self, ply: usize, side: usize, c: usize, depth: i32) {
+        let kk = &mut self.killers[ply];
+        if kk[0] != c as u16 {
+            kk[1] = kk[0];
+            kk[0] = c as u16;
+        }
+        let cells = self.b.cells_len();
+        self.history[side * cells + c] += depth * depth;
     }
 
     fn set_pv(&mut self, ply: usize, c: u16) {
@@ -648,16 +704,16 @@ impl<'a> Searcher<'a> {
         let mut win = NO_MOVE;
         for c in self.b.candidates() {
             let me = self.b.info(c, s);
-            if me.flags & FL_FIVE != 0 {
+            if me.flags() & FL_FIVE != 0 {
                 win = c as u16;
                 break;
             }
-            if self.b.info(c, o).flags & FL_FIVE != 0 {
+            if self.b.info(c, o).flags() & FL_FIVE != 0 {
                 opp_five = c as u16;
                 opp_fives += 1;
             }
-            if me.flags & FL_FOUR != 0 {
-                fours.push((c as u16, me.value as i32));
+            if me.flags() & FL_FOUR != 0 {
+                fours.push((c as u16, me.value()));
             }
         }
         let found = if win != NO_MOVE {
@@ -676,10 +732,9 @@ impl<'a> Searcher<'a> {
             }
             fours.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
             let mut found = false;
-            if let Some(&(c, _)) = fours
-                .iter()
-                .find(|&&(c, _)| opp_fives == 0 && self.b.info(c as usize, s).flags & FL_OPEN4 != 0)
-            {
+            if let Some(&(c, _)) = fours.iter().find(|&&(c, _)| {
+                opp_fives == 0 && self.b.info(c as usize, s).flags() & FL_OPEN4 != 0
+            }) {
                 self.set_pv(ply, c);
                 self.vcf_tail = 2;
                 found = true;
@@ -753,16 +808,16 @@ impl<'a> Searcher<'a> {
         let (mut opp_five, mut opp_fives, mut win) = (NO_MOVE, 0, false);
         for c in self.b.candidates() {
             let me = self.b.info(c, s);
-            if me.flags & FL_FIVE != 0 {
+            if me.flags() & FL_FIVE != 0 {
                 win = true;
                 break;
             }
-            if self.b.info(c, o).flags & FL_FIVE != 0 {
+            if self.b.info(c, o).flags() & FL_FIVE != 0 {
                 opp_five = c as u16;
                 opp_fives += 1;
             }
-            if me.flags & (FL_FOUR | FL_THREE) != 0 {
-                moves.push((c as u16, me.value as i32));
+            if me.flags() & (FL_FOUR | FL_THREE) != 0 {
+                moves.push((c as u16, me.value()));
             }
         }
         let result = if win {
@@ -780,7 +835,7 @@ impl<'a> Searcher<'a> {
             if opp_fives == 0
                 && moves
                     .iter()
-                    .any(|&(c, _)| self.b.info(c as usize, s).flags & FL_OPEN4 != 0)
+                    .any(|&(c, _)| self.b.info(c as usize, s).flags() & FL_OPEN4 != 0)
             {
                 Some(2)
             } else if depth <= 0 {
@@ -834,15 +889,15 @@ impl<'a> Searcher<'a> {
             for c in self.b.candidates() {
                 let att = self.b.info(c, a);
                 if att_fives == 1 {
-                    if att.flags & FL_FIVE != 0 {
+                    if att.flags() & FL_FIVE != 0 {
                         defences.push((c as u16, 0));
                     }
                     continue;
                 }
-                if att.flags & FL_OPEN4 != 0 && !threat && !self.b.forbidden_for(c, a) {
+                if att.flags() & FL_OPEN4 != 0 && !threat && !self.b.forbidden_for(c, a) {
                     threat = true;
                 }
-                if att.flags & FL_FOUR != 0 || self.b.info(c, d).flags & FL_FOUR != 0 {
+                if att.flags() & FL_FOUR != 0 || self.b.info(c, d).flags() & FL_FOUR != 0 {
                     defences.push((c as u16, 0));
                 }
             }
@@ -923,11 +978,11 @@ impl<'a> Searcher<'a> {
         let mut by_rank: [Vec<(u16, i32)>; 4] = Default::default();
         for &(c, v) in list {
             let ci = c as usize;
-            let rank = if self.b.info(ci, s).flags & FL_FOUR != 0 {
+            let rank = if self.b.info(ci, s).flags() & FL_FOUR != 0 {
                 0
             } else if line.contains(&c) {
                 1
-            } else if self.b.info(ci, o).flags & (FL_FOUR | FL_THREE | FL_DOUBLE) != 0 {
+            } else if self.b.info(ci, o).flags() & (FL_FOUR | FL_THREE | FL_DOUBLE) != 0 {
                 2
             } else if near_attack(&self.b, c) {
                 3
@@ -949,7 +1004,7 @@ impl<'a> Searcher<'a> {
             let left = end - self.nodes;
             let share = (left / 4).max(2_000).min(left);
             let ci = c as usize;
-            let four = self.b.info(ci, s).flags & FL_FOUR != 0;
+            let four = self.b.info(ci, s).flags() & FL_FOUR != 0;
             self.b.play_idx(ci);
             let (wins, cut) = if four {
                 // he must block; then we are to move again, so he is safe from our
@@ -988,7 +1043,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 let q = (qy * n + qx) as usize;
-                if self.b.is_empty_idx(q) && self.b.info(q, side).flags & FL_FIVE != 0 {
+                if self.b.is_empty_idx(q) && self.b.info(q, side).flags() & FL_FIVE != 0 {
                     return Some(q);
                 }
             }
