@@ -24,8 +24,8 @@ struct Geometry {
     line_cells: Vec<Vec<u16>>,
     /// Bits outside the line (the padding), which count as blocked for both sides.
     wall: Vec<u64>,
-    /// Cells within two steps (king moves) of each cell.
-    near: Vec<Vec<u16>>,
+    /// Per cell, the bits (as in `Board::cand`) of the cells within two king steps.
+    near: Vec<[u64; CAND_WORDS]>,
 }
 
 fn geometry(size: usize) -> Arc<Geometry> {
@@ -69,15 +69,16 @@ fn build_geometry(size: usize) -> Geometry {
     let near = (0..size * size)
         .map(|i| {
             let (x, y) = ((i % size) as i32, (i / size) as i32);
-            let mut v = Vec::new();
+            let mut mask = [0u64; CAND_WORDS];
             for ny in (y - 2).max(0)..=(y + 2).min(n - 1) {
                 for nx in (x - 2).max(0)..=(x + 2).min(n - 1) {
                     if (nx, ny) != (x, y) {
-                        v.push((ny * n + nx) as u16);
+                        let q = (ny * n + nx) as usize;
+                        mask[q / 64] |= 1u64 << (q % 64);
                     }
                 }
             }
-            v
+            mask
         })
         .collect();
     Geometry {
@@ -104,9 +105,10 @@ fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
     })
 }
 
-/// Hash, keys of the empty cells, lane sums: values and threat counts (tests).
+/// Hash, keys of the empty cells, lane sums (values and threat counts), candidate
+/// cells (tests).
 #[cfg(test)]
-pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [u64; 2]);
+pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [u64; 2], Vec<usize>);
 
 /// What an empty cell looks like to both sides (side 0 black, 1 white): the four
 /// direction codes packed 4 bits each, and `tables.cell` of them, cached.
@@ -123,6 +125,7 @@ const CAND_WORDS: usize = MAX_CELLS.div_ceil(64);
 struct Frame {
     start: u32,
     sums: [u64; 2],
+    cand: [u64; CAND_WORDS],
 }
 
 /// Iterator over the set bits of the candidate mask.
@@ -170,8 +173,8 @@ pub struct Board {
     /// Per side, the lane sums ([`CellInfo::lanes`]) of all empty cells: the sum of the
     /// cell values, how many cells complete a five / make a straight four or two fours.
     sums: [u64; 2],
-    /// Stones within two king steps.
-    near: Vec<u8>,
+    /// Bit per cell: a stone.
+    occupied: [u64; CAND_WORDS],
     /// Bit per cell: empty with a stone within two king steps (the search's candidates).
     cand: [u64; CAND_WORDS],
     /// Undo journal: the (cell, slot) each refresh overwrote, in order, and per placed
@@ -181,9 +184,6 @@ pub struct Board {
     frames: Vec<Frame>,
     hash: u64,
     history: Vec<u16>,
-    points: Vec<Point>,
-    /// Whether each move of the history made a five.
-    won: Vec<bool>,
     /// 1 while the search lets the side to move pass (a null move), else 0.
     passed: usize,
 }
@@ -210,14 +210,12 @@ impl Board {
             lines: [vec![0; nlines], vec![0; nlines]],
             slots: vec![Slot::default(); size * size],
             sums: [0; 2],
-            near: vec![0; size * size],
+            occupied: [0; CAND_WORDS],
             cand: [0; CAND_WORDS],
             saved: Vec::with_capacity(64 * 48),
             frames: Vec::with_capacity(64),
             hash: 0,
             history: Vec::with_capacity(size * size),
-            points: Vec::with_capacity(size * size),
-            won: Vec::with_capacity(size * size),
             passed: 0,
             geo,
         };
@@ -283,8 +281,11 @@ impl Board {
         }
     }
 
-    pub fn moves(&self) -> &[Point] {
-        &self.points
+    pub fn moves(&self) -> Vec<Point> {
+        self.history
+            .iter()
+            .map(|&c| self.point(c as usize))
+            .collect()
     }
 
     pub fn is_legal(&self, (x, y): Point) -> bool {
@@ -323,15 +324,18 @@ impl Board {
         }
     }
 
+    /// The side whose last move made a five, if it did.
     pub fn winner(&self) -> Option<Stone> {
-        match self.won.last() {
-            Some(true) => Some(if self.history.len() % 2 == 1 {
-                Stone::Black
-            } else {
-                Stone::White
-            }),
-            _ => None,
-        }
+        let &c = self.history.last()?;
+        let s = (self.history.len() - 1) & 1;
+        let five = (0..4).any(|d| {
+            let (line, pos) = self.geo.line_of[c as usize][d];
+            let (m, at) = (self.lines[s][line as usize], pos as u32 + PAD);
+            // the run of own stones through the last one
+            let run = (!(m >> at)).trailing_zeros() + (!(m << (64 - at))).leading_zeros();
+            if self.exact[s] { run == 5 } else { run >= 5 }
+        });
+        five.then_some(if s == 0 { Stone::Black } else { Stone::White })
     }
 
     pub fn is_full(&self) -> bool {
@@ -536,6 +540,7 @@ impl Board {
         self.frames.push(Frame {
             start: self.saved.len() as u32,
             sums: self.sums,
+            cand: self.cand,
         });
         self.account(c, -1);
         self.cells[c] = s as u8 + 1;
@@ -561,6 +566,7 @@ impl Board {
         self.saved.truncate(f.start as usize);
         // c's own codes were never touched while it held a stone
         self.sums = f.sums;
+        self.cand = f.cand;
     }
 
     /// Candidate cells (empty, a stone within two steps), in index order.
@@ -574,38 +580,22 @@ impl Board {
 
     pub(crate) fn play_idx(&mut self, c: usize) {
         let s = self.side();
-        let five = self.info(c, s).flags() & FL_FIVE != 0;
         self.place(c, s);
-        self.cand[c / 64] &= !(1u64 << (c % 64));
-        for &q in &self.geo.near[c] {
-            let q = q as usize;
-            self.near[q] += 1;
-            if self.cells[q] == 0 {
-                self.cand[q / 64] |= 1u64 << (q % 64);
-            }
+        self.occupied[c / 64] |= 1u64 << (c % 64);
+        let near = &self.geo.near[c];
+        for ((cand, near), occupied) in self.cand.iter_mut().zip(near).zip(&self.occupied) {
+            *cand = (*cand | near) & !occupied;
         }
         self.hash ^= zobrist()[c][s];
         self.history.push(c as u16);
-        self.points.push(self.point(c));
-        self.won.push(five);
     }
 
     pub(crate) fn undo_idx(&mut self) {
         let c = self.history.pop().expect("undo with no moves") as usize;
-        self.points.pop();
-        self.won.pop();
         let s = self.side();
+        // the frame restores the candidates too
         self.unplace(c, s);
-        for &q in &self.geo.near[c] {
-            let q = q as usize;
-            self.near[q] -= 1;
-            if self.near[q] == 0 {
-                self.cand[q / 64] &= !(1u64 << (q % 64));
-            }
-        }
-        if self.near[c] != 0 {
-            self.cand[c / 64] |= 1u64 << (c % 64);
-        }
+        self.occupied[c / 64] &= !(1u64 << (c % 64));
         self.hash ^= zobrist()[c][s];
     }
 
@@ -694,7 +684,7 @@ impl Board {
     }
 
     /// The incremental state that must match a board rebuilt from the same moves:
-    /// hash, keys of the empty cells, value sums.
+    /// hash, keys of the empty cells, value sums, candidates.
     #[cfg(test)]
     pub(crate) fn snapshot(&self) -> Snapshot {
         let keys = (0..self.cells.len())
@@ -706,6 +696,6 @@ impl Board {
                 }
             })
             .collect();
-        (self.hash, keys, self.sums)
+        (self.hash, keys, self.sums, self.candidates().collect())
     }
 }

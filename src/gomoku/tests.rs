@@ -609,10 +609,18 @@ proptest! {
         let b = random_game(size, rule, &picks);
         // the incremental state equals a board rebuilt from scratch
         let mut rebuilt = Board::new(size, rule).unwrap();
-        for &p in b.moves() {
+        for p in b.moves() {
             rebuilt.play(p);
         }
         prop_assert_eq!(b.snapshot(), rebuilt.snapshot());
+        // the candidates are the empty cells within two king steps of a stone
+        let near_stone = |x: usize, y: usize| {
+            b.moves().iter().any(|&(sx, sy)| sx.abs_diff(x) <= 2 && sy.abs_diff(y) <= 2)
+        };
+        let naive: Vec<usize> = (0..size * size)
+            .filter(|&c| b.stone((c % size, c / size)).is_none() && near_stone(c % size, c / size))
+            .collect();
+        prop_assert_eq!(b.snapshot().3, naive);
         // and playing then undoing any empty point changes nothing
         let before = b.snapshot();
         for p in empty_points(&b).into_iter().take(12) {
@@ -629,7 +637,7 @@ proptest! {
         let rule = rule_of(rule);
         let b = random_game(size, rule, &picks);
         let mut replay = Board::new(size, rule).unwrap();
-        for &p in b.moves() {
+        for p in b.moves() {
             let side = replay.to_move();
             let naive = makes_five_for(&replay, p, side);
             replay.play(p);
