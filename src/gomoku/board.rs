@@ -474,15 +474,16 @@ impl Board {
         slot.infos = [cell[slot.keys[0] as usize], cell[slot.keys[1] as usize]];
     }
 
-    /// Refreshes the empty cells in the windows around `c` in all directions (only the
-    /// direction of the shared line changes for each), journaling what it overwrites.
-    fn refresh_around(&mut self, c: usize) {
+    /// Refreshes the empty cells in the windows around `c` (just taken by side `s`) in
+    /// all directions (only the direction of the shared line changes for each),
+    /// journaling what it overwrites.
+    fn refresh_around(&mut self, c: usize, s: usize) {
         let geo = &*self.geo;
         let tables = self.tables;
         let lines = self.side_lines();
-        // the "five or more" table never looks five cells out: with no exact side the
-        // cells at distance five keep their codes
-        let reach = if self.exact[0] || self.exact[1] { 5 } else { 4 };
+        // only an own stone five cells out changes a code, and only under the exact rule
+        // (it turns a five into an overline): other stones reach four cells
+        let reach = if self.exact[s] { 5 } else { 4 };
         let slots = &mut self.slots;
         let saved = &mut self.saved;
         let mut delta = [0u64; 2];
@@ -548,7 +549,7 @@ impl Board {
             let (line, pos) = self.geo.line_of[c][d];
             self.lines[s][line as usize] |= 1u64 << (pos as u32 + PAD);
         }
-        self.refresh_around(c);
+        self.refresh_around(c, s);
     }
 
     /// Takes back the last [`Self::place`] (stone `c` of side `s`) from the journal.

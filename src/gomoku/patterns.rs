@@ -344,6 +344,32 @@ mod tests {
         window_codes(&t.base3, [line, line], own, blk, 0).0
     }
 
+    /// What lets the board refresh only four cells out after most stones: the cells
+    /// five out matter under the exact rule alone, and only when they hold an own stone.
+    #[test]
+    fn only_an_own_stone_counts_five_cells_out() {
+        let t = tables();
+        for exact in [false, true] {
+            let line = &*t.line[exact as usize];
+            let code = |own: u32, blk: u32| window_codes(&t.base3, [line, line], own, blk, 0).0;
+            for own in 0u32..2048 {
+                for blk in 0u32..2048 {
+                    if own & blk != 0 || (own | blk) & 1 << 5 != 0 {
+                        continue;
+                    }
+                    for end in [0, 10] {
+                        let (o, b) = (own & !(1 << end), blk & !(1 << end));
+                        let empty = code(o, b);
+                        assert_eq!(code(o, b | 1 << end), empty, "blocked end {own:b} {blk:b}");
+                        if !exact {
+                            assert_eq!(code(o | 1 << end, b), empty, "own end {own:b} {blk:b}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn line_codes() {
         assert_eq!(code("..XX_X...", false), F4);
