@@ -108,14 +108,28 @@ fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
 /// Hash, keys of the empty cells, lane sums (values and threat counts), candidate
 /// cells (tests).
 #[cfg(test)]
-pub(crate) type Snapshot = (u64, Vec<[u16; 2]>, [u64; 2], Vec<usize>);
+pub(crate) type Snapshot = (u64, Vec<u32>, [u64; 2], Vec<usize>);
 
 /// What an empty cell looks like to both sides (side 0 black, 1 white): the four
-/// direction codes packed 4 bits each, and `tables.cell` of them, cached.
+/// direction codes packed 4 bits each, black's in the low half of `keys` and white's
+/// in the high half, and `tables.cell` of each side's 16 bits, cached.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    keys: [u16; 2],
+    keys: u32,
     infos: [CellInfo; 2],
+}
+
+impl Slot {
+    /// The slot with both sides' codes in direction `d` set to `k0` and `k1`.
+    #[inline]
+    fn with_codes(self, d: usize, k0: u8, k1: u8, cell: &[CellInfo; 1 << 16]) -> Slot {
+        let shift = 4 * d;
+        let keys = self.keys & !(0x000F_000F << shift) | (k0 as u32 | (k1 as u32) << 16) << shift;
+        Slot {
+            keys,
+            infos: [cell[(keys & 0xFFFF) as usize], cell[(keys >> 16) as usize]],
+        }
+    }
 }
 
 const CAND_WORDS: usize = MAX_CELLS.div_ceil(64);
@@ -404,7 +418,7 @@ impl Board {
     /// Direction code of empty cell `c` for `side` in direction `d`.
     #[inline]
     pub(crate) fn code(&self, c: usize, side: usize, d: usize) -> u8 {
-        (self.slots[c].keys[side] >> (4 * d) & 0xF) as u8
+        (self.slots[c].keys >> (16 * side + 4 * d) & 0xF) as u8
     }
 
     #[inline]
@@ -466,12 +480,7 @@ impl Board {
             window(self.lines[1][line]),
             window(self.geo.wall[line]),
         );
-        let m = !(0xFu16 << (4 * d));
-        let slot = &mut self.slots[c];
-        slot.keys[0] = slot.keys[0] & m | (k0 as u16) << (4 * d);
-        slot.keys[1] = slot.keys[1] & m | (k1 as u16) << (4 * d);
-        let cell = &self.tables.cell;
-        slot.infos = [cell[slot.keys[0] as usize], cell[slot.keys[1] as usize]];
+        self.slots[c] = self.slots[c].with_codes(d, k0, k1, &self.tables.cell);
     }
 
     /// Refreshes the empty cells in the windows around `c` (just taken by side `s`) in
@@ -497,8 +506,7 @@ impl Board {
             // the empty cells of lo..=hi, as line bits (position p at bit p + PAD)
             let span = ((1u64 << (hi - lo + 1)) - 1) << (lo as u32 + PAD);
             let mut empty = !(b | w | wall) & span;
-            let shift = 4 * d;
-            let m = !(0xFu16 << shift);
+            let keep = !(0x000F_000Fu32 << (4 * d));
             while empty != 0 {
                 // position p's window is bits p .. p + 10
                 let p = empty.trailing_zeros() - PAD;
@@ -512,22 +520,17 @@ impl Board {
                     window(wall),
                 );
                 let q = cells[p as usize] as usize;
-                let slot = &mut slots[q];
-                let old = *slot;
-                let keys = [
-                    old.keys[0] & m | (k0 as u16) << shift,
-                    old.keys[1] & m | (k1 as u16) << shift,
-                ];
+                let old = slots[q];
+                let keys = old.keys & keep | (k0 as u32 | (k1 as u32) << 16) << (4 * d);
                 if keys == old.keys {
                     // a stone far off in the window often leaves the code as it was
                     continue;
                 }
-                let infos = [tables.cell[keys[0] as usize], tables.cell[keys[1] as usize]];
-                *slot = Slot { keys, infos };
+                let new = old.with_codes(d, k0, k1, &tables.cell);
+                slots[q] = new;
                 saved.push((q as u16, old));
-                for s in 0..2 {
-                    delta[s] =
-                        delta[s].wrapping_add(infos[s].lanes().wrapping_sub(old.infos[s].lanes()));
+                for ((delta, new), old) in delta.iter_mut().zip(new.infos).zip(old.infos) {
+                    *delta = delta.wrapping_add(new.lanes().wrapping_sub(old.lanes()));
                 }
             }
         }
@@ -693,7 +696,7 @@ impl Board {
                 if self.cells[c] == 0 {
                     self.slots[c].keys
                 } else {
-                    [0, 0]
+                    0
                 }
             })
             .collect();
