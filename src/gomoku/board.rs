@@ -11,6 +11,8 @@ use super::{MAX_SIZE, MIN_SIZE, Point, PositionError, Rule, Stone};
 /// Lines are stored with this many wall bits on each side, so a 5-each-way window never
 /// runs off the mask.
 const PAD: u32 = 5;
+// the refresh reaches up to five cells out and relies on the wall bits to stop it
+const _: () = assert!(PAD >= 5);
 const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
 /// (dx, dy) for the four line directions: row, column, diagonal, anti-diagonal.
 pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -120,15 +122,20 @@ struct Slot {
 }
 
 impl Slot {
+    #[inline]
+    fn from_keys(keys: u32, cell: &[CellInfo; 1 << 16]) -> Slot {
+        Slot {
+            keys,
+            infos: [cell[(keys & 0xFFFF) as usize], cell[(keys >> 16) as usize]],
+        }
+    }
+
     /// The slot with both sides' codes in direction `d` set to `k0` and `k1`.
     #[inline]
     fn with_codes(self, d: usize, k0: u8, k1: u8, cell: &[CellInfo; 1 << 16]) -> Slot {
         let shift = 4 * d;
         let keys = self.keys & !(0x000F_000F << shift) | (k0 as u32 | (k1 as u32) << 16) << shift;
-        Slot {
-            keys,
-            infos: [cell[(keys & 0xFFFF) as usize], cell[(keys >> 16) as usize]],
-        }
+        Slot::from_keys(keys, cell)
     }
 }
 
@@ -191,10 +198,10 @@ pub struct Board {
     occupied: [u64; CAND_WORDS],
     /// Bit per cell: empty with a stone within two king steps (the search's candidates).
     cand: [u64; CAND_WORDS],
-    /// Undo journal: the (cell, slot) each refresh overwrote, in order, and per placed
-    /// stone where its entries start and the sums before it. Undo restores them instead
-    /// of recomputing the windows.
-    saved: Vec<(u16, Slot)>,
+    /// Undo journal: the (cell, keys) each refresh overwrote, in order, and per placed
+    /// stone where its entries start and the sums before it. Undo restores them (and
+    /// looks their infos up again) instead of recomputing the windows.
+    saved: Vec<(u16, u32)>,
     frames: Vec<Frame>,
     hash: u64,
     history: Vec<u16>,
@@ -492,19 +499,18 @@ impl Board {
         let lines = self.side_lines();
         // only an own stone five cells out changes a code, and only under the exact rule
         // (it turns a five into an overline): other stones reach four cells
-        let reach = if self.exact[s] { 5 } else { 4 };
+        let reach: u32 = if self.exact[s] { 5 } else { 4 };
         let slots = &mut self.slots;
         let saved = &mut self.saved;
         let mut delta = [0u64; 2];
-        for d in 0..4 {
+        let n = self.size as isize;
+        for (d, step) in [1, n, n + 1, 1 - n].into_iter().enumerate() {
             let (line, pos) = geo.line_of[c][d];
             let line = line as usize;
-            let cells = &geo.line_cells[line];
             let (b, w, wall) = (self.lines[0][line], self.lines[1][line], geo.wall[line]);
-            let lo = (pos as usize).saturating_sub(reach);
-            let hi = (pos as usize + reach).min(cells.len() - 1);
-            // the empty cells of lo..=hi, as line bits (position p at bit p + PAD)
-            let span = ((1u64 << (hi - lo + 1)) - 1) << (lo as u32 + PAD);
+            // the empty cells within reach, as line bits (position p at bit p + PAD; the
+            // wall covers the bits off the line, and PAD >= reach)
+            let span = ((1u64 << (2 * reach + 1)) - 1) << (pos as u32 + PAD - reach);
             let mut empty = !(b | w | wall) & span;
             let keep = !(0x000F_000Fu32 << (4 * d));
             while empty != 0 {
@@ -519,7 +525,8 @@ impl Board {
                     window(w),
                     window(wall),
                 );
-                let q = cells[p as usize] as usize;
+                // the cell p - pos steps from c along the line
+                let q = (c as isize + (p as isize - pos as isize) * step) as usize;
                 let old = slots[q];
                 let keys = old.keys & keep | (k0 as u32 | (k1 as u32) << 16) << (4 * d);
                 if keys == old.keys {
@@ -528,7 +535,7 @@ impl Board {
                 }
                 let new = old.with_codes(d, k0, k1, &tables.cell);
                 slots[q] = new;
-                saved.push((q as u16, old));
+                saved.push((q as u16, old.keys));
                 for ((delta, new), old) in delta.iter_mut().zip(new.infos).zip(old.infos) {
                     *delta = delta.wrapping_add(new.lanes().wrapping_sub(old.lanes()));
                 }
@@ -564,8 +571,9 @@ impl Board {
             self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
         }
         // restore newest first, so a cell written twice gets its oldest state back
-        for &(q, slot) in self.saved[f.start as usize..].iter().rev() {
-            self.slots[q as usize] = slot;
+        let cell = &self.tables.cell;
+        for &(q, keys) in self.saved[f.start as usize..].iter().rev() {
+            self.slots[q as usize] = Slot::from_keys(keys, cell);
         }
         self.saved.truncate(f.start as usize);
         // c's own codes were never touched while it held a stone
