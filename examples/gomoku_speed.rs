@@ -1,7 +1,7 @@
 //! Gomoku engine speed: nodes per second and the depth reached on a fixed set of
 //! midgame positions (15×15, freestyle and renju), one thread, one search per position.
 //!
-//! `cargo run --release --example gomoku_speed [-- --ms 1000 | --nodes N]`
+//! `cargo run --release --example gomoku_speed [-- --ms 1000 | --nodes N | --depth D]`
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +23,12 @@ fn main() {
         .position(|a| a == "--nodes")
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse().ok());
+    // a fixed depth (time to depth, for comparing search changes)
+    let max_depth: Option<u32> = args
+        .iter()
+        .position(|a| a == "--depth")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok());
     // build the pattern tables outside the timed searches
     let _ = Board::new(15, Rule::Renju);
     println!(
@@ -34,12 +40,12 @@ fn main() {
         let board = Board::from_moves(15, rule, moves).expect("valid position");
         let start = Instant::now();
         let limits = Limits {
-            max_depth: None,
+            max_depth,
             max_nodes,
         };
-        let stop = match max_nodes {
-            Some(_) => Stop::never(),
-            None => Stop::after(Duration::from_millis(ms)),
+        let stop = match (max_nodes, max_depth) {
+            (None, None) => Stop::after(Duration::from_millis(ms)),
+            _ => Stop::never(),
         };
         let r = search(&board, &limits, &stop);
         let took = start.elapsed();
@@ -61,12 +67,18 @@ fn main() {
         );
     }
     depths.sort_unstable();
+    let limit = match (max_nodes, max_depth) {
+        (Some(n), _) => format!("{n} nodes"),
+        (None, Some(d)) => format!("depth {d}"),
+        (None, None) => format!("{ms} ms"),
+    };
     println!(
-        "total: {:.0} knodes/s, depth min {} median {} max {} ({} ms per position, one thread)",
+        "total: {:.0} knodes/s, depth min {} median {} max {}, {} nodes in {:.2} s ({limit} per position, one thread)",
         total_nodes as f64 / total_time.as_secs_f64() / 1e3,
         depths[0],
         depths[depths.len() / 2],
         depths[depths.len() - 1],
-        ms
+        total_nodes,
+        total_time.as_secs_f64(),
     );
 }

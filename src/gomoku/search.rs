@@ -169,6 +169,25 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// Late-move reduction of the `i`-th move of a node at `depth` (none for the first moves
+/// and for moves that are not `reducible`; one more for a `quiet` move off the PV).
+fn reduction(
+    depth: i32,
+    new_depth: i32,
+    i: usize,
+    pv_node: bool,
+    reducible: bool,
+    quiet: bool,
+) -> i32 {
+    if reducible && depth >= 2 && i >= 2 + 2 * pv_node as usize {
+        (LMR[depth.min(31) as usize][i.min(63)] + (quiet && !pv_node) as i32)
+            .min(new_depth - 1)
+            .max(0)
+    } else {
+        0
+    }
+}
+
 // ---- engine ---------------------------------------------------------------------------
 
 /// A search engine that keeps its transposition table between searches.
@@ -425,28 +444,43 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        // the table move first, before generating: at most nodes it cuts, and the
-        // generation is saved (only where nothing forces the reply)
-        let mut first = None;
-        if ply > 0 && tt_move != NO_MOVE && self.plain_node(s) && self.b.is_candidate(tt_move) {
-            let c = tt_move as usize;
-            if !(self.b.renju_black(s) && self.b.forbidden_black(c)) {
-                self.b.play_idx(c);
-                let score = -self.pvs(depth - 1, -beta, -alpha, ply + 1);
-                self.b.undo_idx();
+        // the table move and the killers first, before generating: at most nodes one of
+        // them cuts, and the generation is saved (only where nothing forces the reply)
+        let mut pre = [(NO_MOVE, 0); 3];
+        let mut n_pre = 0;
+        if ply > 0 && self.plain_node(s) {
+            let k = self.killers[ply];
+            let (mut best, mut alpha) = (-INF, alpha);
+            for c in [tt_move, k[0], k[1]] {
+                if c == NO_MOVE
+                    || pre[..n_pre].iter().any(|m| m.0 == c)
+                    || !self.b.is_candidate(c)
+                    || self.b.renju_black(s) && self.b.forbidden_black(c as usize)
+                {
+                    continue;
+                }
+                let reducible = !self.is_sharp(c, s);
+                let quiet = reducible && self.is_plain(c, s, k);
+                let r = reduction(depth, depth - 1, n_pre, pv_node, reducible, quiet);
+                let score = self.search_move(c, n_pre, depth - 1, r, alpha, beta, ply);
                 if self.aborted {
                     return 0;
                 }
-                if score > alpha {
-                    self.update_pv(ply, tt_move);
-                    if score >= beta {
-                        self.record_cut(ply, s, c, depth);
-                        self.tt
-                            .store(key, tt_move, score_to_tt(score, ply), depth, BOUND_LOWER);
-                        return score;
+                pre[n_pre] = (c, score);
+                n_pre += 1;
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        self.update_pv(ply, c);
+                        if score >= beta {
+                            self.record_cut(ply, s, c as usize, depth);
+                            self.tt
+                                .store(key, c, score_to_tt(score, ply), depth, BOUND_LOWER);
+                            return score;
+                        }
                     }
                 }
-                first = Some((tt_move, score));
             }
         }
         let mut list = std::mem::take(&mut self.bufs[ply]);
@@ -460,7 +494,15 @@ impl<'a> Searcher<'a> {
             }
         }
         let result = self.pvs_moves(
-            depth, alpha, beta, ply, pv_node, tt_move, outcome, &mut list, first,
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            tt_move,
+            outcome,
+            &mut list,
+            &pre[..n_pre],
         );
         self.bufs[ply] = list;
         result
@@ -485,7 +527,7 @@ impl<'a> Searcher<'a> {
         tt_move: u16,
         outcome: Outcome,
         list: &mut [(u16, i32)],
-        first: Option<(u16, i32)>,
+        pre: &[(u16, i32)],
     ) -> i32 {
         let forced = match outcome {
             Outcome::Win(c) => {
@@ -533,19 +575,8 @@ impl<'a> Searcher<'a> {
         let restricted = matches!(outcome, Outcome::Moves(true));
         // sharp moves (fours, double threats, for either side) are never reduced or
         // pruned; a plain three is reduced like a quiet move but never pruned
-        let sharp = |b: &Board, c: u16| {
-            let ci = c as usize;
-            forced
-                || restricted
-                || b.info(ci, side).flags() & (FL_FOUR | FL_DOUBLE) != 0
-                || b.info(ci, 1 - side).flags() & (FL_FOUR | FL_DOUBLE) != 0
-        };
-        let is_quiet = |b: &Board, c: u16| {
-            !sharp(b, c)
-                && b.info(c as usize, side).flags() & FL_THREE == 0
-                && c != k[0]
-                && c != k[1]
-        };
+        let sharp = |me: &Self, c: u16| forced || restricted || me.is_sharp(c, side);
+        let is_quiet = |me: &Self, c: u16| !sharp(me, c) && me.is_plain(c, side, k);
         // late quiet moves are skipped near the leaves (late-move pruning)
         let lmp = if !pv_node && depth < LMP.len() as i32 {
             LMP[depth as usize]
@@ -561,23 +592,26 @@ impl<'a> Searcher<'a> {
             && self.evaluate() + FUTILITY[depth as usize] <= alpha;
         let lmp = if futile { lmp.min(1) } else { lmp };
         let mut len = list.len();
-        let mut i = 0;
-        if let Some((c, score)) = first {
-            // the table move was searched already (it did not cut): it holds slot 0
-            let top = list.iter().position(|m| m.0 == c);
-            debug_assert!(top.is_some(), "the table move is a generated move");
-            list.swap(0, top.unwrap_or(0));
-            best = score;
-            best_move = c;
-            alpha = alpha.max(score);
-            i = 1;
+        // the moves searched before generating (none cut) take the first slots
+        for (j, &(c, score)) in pre.iter().enumerate() {
+            let at = list[j..].iter().position(|m| m.0 == c);
+            debug_assert!(at.is_some(), "a move searched early is a generated move");
+            list.swap(j, j + at.unwrap_or(0));
+            if score > best {
+                best = score;
+                best_move = c;
+            }
         }
+        alpha = alpha.max(best);
+        let mut i = pre.len();
+        let mut pruned = false;
         while i < len {
-            if i == lmp {
+            if !pruned && i >= lmp {
+                pruned = true;
                 // from here on only threats: drop the quiet rest at once
                 let mut j = i;
                 while j < len {
-                    if is_quiet(&self.b, list[j].0) {
+                    if is_quiet(self, list[j].0) {
                         len -= 1;
                         list.swap(j, len);
                     } else {
@@ -598,29 +632,10 @@ impl<'a> Searcher<'a> {
             list.swap(i, top);
             let c = list[i].0;
             let ci = c as usize;
-            let reducible = !sharp(&self.b, c);
-            let quiet = reducible && is_quiet(&self.b, c);
-            self.b.play_idx(ci);
-            let mut score;
-            if i == 0 {
-                score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
-            } else {
-                let r = if reducible && depth >= 2 && i >= 2 + 2 * pv_node as usize {
-                    (LMR[depth.min(31) as usize][i.min(63)] + (quiet && !pv_node) as i32)
-                        .min(new_depth - 1)
-                        .max(0)
-                } else {
-                    0
-                };
-                score = -self.pvs(new_depth - r, -alpha - 1, -alpha, ply + 1);
-                if r > 0 && score > alpha {
-                    score = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1);
-                }
-                if score > alpha && score < beta {
-                    score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
-                }
-            }
-            self.b.undo_idx();
+            let reducible = !sharp(self, c);
+            let quiet = reducible && is_quiet(self, c);
+            let r = reduction(depth, new_depth, i, pv_node, reducible, quiet);
+            let score = self.search_move(c, i, new_depth, r, alpha, beta, ply);
             if self.aborted {
                 return 0;
             }
@@ -661,6 +676,53 @@ impl<'a> Searcher<'a> {
             && self.b.five_count(o) == 0
             && self.b.open4_count(s) == 0
             && self.b.open4_count(o) == 0
+    }
+
+    /// Whether `c` makes a four or a double threat for either side (such moves are
+    /// never reduced or pruned).
+    #[inline]
+    fn is_sharp(&self, c: u16, side: usize) -> bool {
+        let c = c as usize;
+        (self.b.info(c, side).flags() | self.b.info(c, 1 - side).flags()) & (FL_FOUR | FL_DOUBLE)
+            != 0
+    }
+
+    /// Whether `c`, not sharp, is also no three of the mover's and no killer `k`: a
+    /// quiet move, which late-move pruning may skip.
+    #[inline]
+    fn is_plain(&self, c: u16, side: usize, k: [u16; 2]) -> bool {
+        self.b.info(c as usize, side).flags() & FL_THREE == 0 && c != k[0] && c != k[1]
+    }
+
+    /// Plays `c`, the `i`-th move searched at a node, searches it to `new_depth` (after
+    /// the first: a zero window reduced by `r`, searched again when it beats `alpha`)
+    /// and takes it back. The score is the mover's.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        c: u16,
+        i: usize,
+        new_depth: i32,
+        r: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.b.play_idx(c as usize);
+        let mut score;
+        if i == 0 {
+            score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
+        } else {
+            score = -self.pvs(new_depth - r, -alpha - 1, -alpha, ply + 1);
+            if r > 0 && score > alpha {
+                score = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1);
+            }
+            if score > alpha && score < beta {
+                score = -self.pvs(new_depth, -beta, -alpha, ply + 1);
+            }
+        }
+        self.b.undo_idx();
+        score
     }
 
     /// A quiet move `c` refuted the node: remember it (killers, history).
