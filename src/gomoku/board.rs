@@ -695,6 +695,23 @@ impl Board {
         self.renju_black(side) && self.forbidden_black(c)
     }
 
+    /// This board with every empty cell's codes and the sums computed from scratch,
+    /// from the line masks alone (what the incremental updates must keep equal).
+    #[cfg(test)]
+    pub(crate) fn recomputed(&self) -> Board {
+        let mut b = self.clone();
+        b.sums = [0; 2];
+        for c in 0..b.cells.len() {
+            if b.cells[c] == 0 {
+                for d in 0..4 {
+                    b.refresh(c, d);
+                }
+                b.account(c, 1);
+            }
+        }
+        b
+    }
+
     /// The incremental state that must match a board rebuilt from the same moves:
     /// hash, keys of the empty cells, value sums, candidates.
     #[cfg(test)]

@@ -613,6 +613,8 @@ proptest! {
             rebuilt.play(p);
         }
         prop_assert_eq!(b.snapshot(), rebuilt.snapshot());
+        // and every code and sum equals one computed from scratch
+        prop_assert_eq!(b.snapshot(), b.recomputed().snapshot());
         // the candidates are the empty cells within two king steps of a stone
         let near_stone = |x: usize, y: usize| {
             b.moves().iter().any(|&(sx, sy)| sx.abs_diff(x) <= 2 && sy.abs_diff(y) <= 2)
