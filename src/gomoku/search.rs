@@ -444,8 +444,8 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        // the table move and the killers first, before generating: at most nodes one of
-        // them cuts, and the generation is saved (only where nothing forces the reply)
+        // the table move and the killers first, before generating: one of them often
+        // cuts, and then the generation is saved (only where nothing forces the reply)
         let mut pre = [(NO_MOVE, 0); 3];
         let mut n_pre = 0;
         if ply > 0 && self.plain_node(s) {
