@@ -1,5 +1,5 @@
 //! The board: stones, per-line bit masks, incrementally kept pattern codes,
-//! evaluation sums, neighbourhood counts and a Zobrist hash.
+//! evaluation sums, the candidate cells and a Zobrist hash.
 
 use std::sync::{Arc, OnceLock};
 
