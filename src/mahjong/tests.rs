@@ -8,6 +8,11 @@ fn t(s: &str) -> Vec<Tile> {
     parse_tiles(s).unwrap()
 }
 
+/// What the bot does with the tile `tile` (one tile, Tenhou notation) discarded by `from`.
+fn claim_action(c: &DiscardContext, tile: &str, from: From) -> ClaimAction {
+    decide_claim(c, t(tile)[0], from).action
+}
+
 fn ctx(variant: Variant, hand: &str) -> DiscardContext {
     DiscardContext::new(variant, t(hand))
 }
@@ -224,22 +229,13 @@ fn claims_are_legal() {
     );
     // Riichi: ron needs a yaku
     let y = ctx(Variant::Riichi, "34m456p678s234s55p");
-    assert_eq!(
-        decide_claim(&y, t("2m")[0], From::Left).action,
-        ClaimAction::Win
-    );
+    assert_eq!(claim_action(&y, "2m", From::Left), ClaimAction::Win);
     // kanchan wait, no yaku: no ron unless riichi was declared
     let n = ctx(Variant::Riichi, "13m456p789s123s11s");
-    assert_eq!(
-        decide_claim(&n, t("2m")[0], From::Across).action,
-        ClaimAction::Pass
-    );
+    assert_eq!(claim_action(&n, "2m", From::Across), ClaimAction::Pass);
     let mut n2 = n.clone();
     n2.riichi_declared = true;
-    assert_eq!(
-        decide_claim(&n2, t("2m")[0], From::Across).action,
-        ClaimAction::Win
-    );
+    assert_eq!(claim_action(&n2, "2m", From::Across), ClaimAction::Win);
 }
 
 #[test]
@@ -248,10 +244,7 @@ fn riichi_furiten_forbids_a_win_on_a_discard_only() {
     // every tile that completes the shape.
     let mut c = ctx(Variant::Riichi, "23m456p678s234s55p");
     c.riichi_declared = true;
-    assert_eq!(
-        decide_claim(&c, t("4m")[0], From::Left).action,
-        ClaimAction::Win
-    );
+    assert_eq!(claim_action(&c, "4m", From::Left), ClaimAction::Win);
     c.visible = t("1m9p");
     c.own_discards = t("1m9p");
     assert!(validate_claim(&c, t("4m")[0]).is_ok());
@@ -260,16 +253,10 @@ fn riichi_furiten_forbids_a_win_on_a_discard_only() {
     assert!(d.reason.contains("furiten"), "{}", d.reason);
     // A discarded tile that is no wait leaves the win alone.
     c.own_discards = t("9p");
-    assert_eq!(
-        decide_claim(&c, t("4m")[0], From::Left).action,
-        ClaimAction::Win
-    );
+    assert_eq!(claim_action(&c, "4m", From::Left), ClaimAction::Win);
     // Temporary or riichi furiten, as the caller reports it.
     c.furiten = true;
-    assert_eq!(
-        decide_claim(&c, t("4m")[0], From::Left).action,
-        ClaimAction::Pass
-    );
+    assert_eq!(claim_action(&c, "4m", From::Left), ClaimAction::Pass);
     // Self-draw is still a win.
     let mut own = ctx(Variant::Riichi, "234m456p678s234s55p");
     own.drawn = Some(t("4m")[0]);
@@ -285,10 +272,7 @@ fn riichi_furiten_forbids_a_win_on_a_discard_only() {
     hk.visible = t("1m");
     hk.own_discards = t("1m");
     hk.furiten = true;
-    assert_eq!(
-        decide_claim(&hk, t("4m")[0], From::Left).action,
-        ClaimAction::Win
-    );
+    assert_eq!(claim_action(&hk, "4m", From::Left), ClaimAction::Win);
 }
 
 #[test]
