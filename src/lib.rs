@@ -9,6 +9,7 @@ pub mod doudizhu;
 pub mod gomoku;
 pub mod http;
 pub mod mahjong;
+pub mod mjai;
 pub mod piskvork;
 pub mod pool;
 pub mod rng;

@@ -1,4 +1,4 @@
-//! The `gamebot` command: `serve` (default), `healthcheck`, `openapi`.
+//! The `gamebot` command: `serve` (default), `healthcheck`, `openapi`, `mjai`.
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
@@ -36,7 +36,7 @@ struct Cli {
     log_level: Option<String>,
 }
 
-#[derive(Subcommand, Clone, Copy)]
+#[derive(Subcommand, Clone)]
 enum Command {
     /// Serve HTTP (the default).
     Serve,
@@ -44,6 +44,16 @@ enum Command {
     Healthcheck,
     /// Print the OpenAPI document (YAML) to stdout.
     Openapi,
+    /// Play one Riichi seat over the mjai protocol on stdin/stdout: one JSON array of
+    /// events per input line, one action per output line.
+    Mjai {
+        /// The seat, 0-3.
+        #[arg(value_parser = clap::value_parser!(u8).range(0..4))]
+        player_id: u8,
+        /// balanced (the default), efficient or classic.
+        #[arg(long, default_value = "balanced")]
+        strategy: String,
+    },
 }
 
 impl Cli {
@@ -67,10 +77,17 @@ impl Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command = cli.command.unwrap_or(Command::Serve);
-    if let Command::Openapi = command {
-        print!("{}", gamebot::http::docs::OPENAPI_YAML.as_str());
-        return ExitCode::SUCCESS;
+    let command = cli.command.clone().unwrap_or(Command::Serve);
+    match command {
+        Command::Openapi => {
+            print!("{}", gamebot::http::docs::OPENAPI_YAML.as_str());
+            return ExitCode::SUCCESS;
+        }
+        Command::Mjai {
+            player_id,
+            ref strategy,
+        } => return mjai(player_id, strategy),
+        _ => {}
     }
     let config = match Config::load(
         cli.config.as_deref(),
@@ -133,6 +150,22 @@ fn serve(config: Config) -> ExitCode {
             }
         }
     })
+}
+
+fn mjai(player_id: u8, strategy: &str) -> ExitCode {
+    let Some(strategy) = gamebot::mahjong::Strategy::from_name(strategy) else {
+        eprintln!("gamebot: unknown strategy `{strategy}` (balanced, efficient, classic)");
+        return ExitCode::from(2);
+    };
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    match gamebot::mjai::run(player_id, strategy, stdin, stdout) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gamebot: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// A dependency-free HTTP/1.1 GET, so the runtime image needs no curl.

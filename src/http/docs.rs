@@ -12,7 +12,7 @@ use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
-use super::{doudizhu, error, gomoku, health, mahjong, metrics};
+use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -25,7 +25,7 @@ use super::{doudizhu, error, gomoku, health, mahjong, metrics};
     paths(
         health::healthz, health::readyz, metrics::metrics, openapi_yaml,
         doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play, doudizhu::bid,
-        mahjong::discard, mahjong::claim,
+        mahjong::discard, mahjong::claim, mjai::mjai,
         gomoku::best_move,
     ),
     components(schemas(error::Problem, error::FieldError)),

@@ -78,6 +78,19 @@ pub enum StrategyName {
     Classic,
     /// Fewest tiles from a standard hand, then most live accepting tiles, within the same plans.
     Efficient,
+    /// Riichi: efficiency and value with push / fold against the table's threats (the
+    /// default for Riichi). Hong Kong and Red Dragon play it as `efficient`.
+    Balanced,
+}
+
+impl StrategyName {
+    pub fn strategy(self) -> Strategy {
+        match self {
+            Self::Classic => Strategy::Classic,
+            Self::Efficient => Strategy::Efficient,
+            Self::Balanced => Strategy::Balanced,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
@@ -196,10 +209,7 @@ macro_rules! mahjong_request {
                     ctx.own_discards = d.parse(Field::OwnDiscards)?;
                 }
                 ctx.furiten = self.furiten;
-                ctx.strategy = match self.strategy {
-                    StrategyName::Classic => Strategy::Classic,
-                    StrategyName::Efficient => Strategy::Efficient,
-                };
+                ctx.strategy = self.strategy.strategy();
                 Ok(ctx)
             }
 

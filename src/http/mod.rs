@@ -10,6 +10,7 @@ pub mod health;
 pub mod mahjong;
 pub mod metrics;
 pub mod middleware;
+pub mod mjai;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -95,6 +96,7 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/doudizhu/bid", post(doudizhu::bid))
         .route("/mahjong/discard", post(mahjong::discard))
         .route("/mahjong/claim", post(mahjong::claim))
+        .route("/mahjong/mjai", post(mjai::mjai))
         .route("/gomoku/move", post(gomoku::best_move))
         .merge(swagger)
         .merge(extra)

@@ -473,7 +473,7 @@ pub fn decide_turn(ctx: &DiscardContext) -> DiscardDecision {
     }
     let pick = match ctx.strategy {
         Strategy::Classic => classic_pick(&cands),
-        Strategy::Efficient => efficient::pick(ctx, &cands),
+        Strategy::Efficient | Strategy::Balanced => efficient::pick(ctx, &cands),
     }
     .or_else(|| {
         cands
@@ -499,7 +499,7 @@ pub fn decide_turn(ctx: &DiscardContext) -> DiscardDecision {
     if let Some((k, concealed)) = kong_option(ctx, plan) {
         let take = match ctx.strategy {
             Strategy::Classic => true,
-            Strategy::Efficient => {
+            Strategy::Efficient | Strategy::Balanced => {
                 let mut after = conc;
                 for _ in 0..if concealed { 4 } else { 1 } {
                     after.remove(k);
@@ -537,6 +537,7 @@ pub fn decide_turn(ctx: &DiscardContext) -> DiscardDecision {
         match ctx.strategy {
             Strategy::Classic => "classic",
             Strategy::Efficient => "efficient",
+            Strategy::Balanced => "balanced",
         }
     );
     DiscardDecision {
@@ -686,7 +687,7 @@ pub fn decide_claim(ctx: &DiscardContext, tile: Tile, from: From) -> ClaimDecisi
                 sets_after == sets_before
                     || (action == ClaimAction::Kong && sets_after + 1 == sets_before)
             }
-            Strategy::Efficient => {
+            Strategy::Efficient | Strategy::Balanced => {
                 if action == ClaimAction::Kong {
                     score.0 <= now.0
                 } else {

@@ -26,9 +26,13 @@
 //!   themselves) 6, full flush 12. A win needs `min_score`.
 
 pub mod classic;
+pub mod danger;
 pub mod efficient;
+pub mod riichi_bot;
 pub mod rules;
+pub mod scoring;
 pub mod shanten;
+pub mod table;
 pub mod tiles;
 
 use tiles::{
@@ -46,6 +50,9 @@ pub enum Strategy {
     Classic,
     /// Shanten / ukeire maximising.
     Efficient,
+    /// Riichi at a table: efficiency and value, with push / fold against threats
+    /// ([`riichi_bot`]). Elsewhere and without table knowledge it plays as `Efficient`.
+    Balanced,
 }
 
 impl Strategy {
@@ -53,6 +60,7 @@ impl Strategy {
         match s {
             "classic" => Some(Self::Classic),
             "efficient" => Some(Self::Efficient),
+            "balanced" => Some(Self::Balanced),
             _ => None,
         }
     }

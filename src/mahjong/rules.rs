@@ -1,8 +1,11 @@
-//! Winning hands, the Hong Kong fan table, Riichi yaku and Red Dragon points.
+//! Winning hands, the Hong Kong fan table and Red Dragon points; the Riichi yaku are
+//! judged in [`super::scoring`], which [`riichi_yaku`] calls, so the bot's "is this win
+//! legal" and the scorer can never disagree.
 
+use super::scoring::{self, HandTiles, Situation};
 use super::tiles::{
     Flower, KINDS, Meld, MeldKind, RED_DRAGON, TileCounts, Variant, is_dragon, is_honor,
-    is_terminal_or_honor, rank_of, suit_of,
+    is_terminal_or_honor, suit_of,
 };
 
 /// A set inside a decomposition.
@@ -238,7 +241,7 @@ fn meld_sets(melds: &[Meld], wildcard: Option<u8>) -> Vec<Set> {
 }
 
 /// Every tile kind used by a shape plus melds (with multiplicity ignored).
-fn kinds_used(shape: &Shape, all_sets: &[Set]) -> Vec<u8> {
+pub(crate) fn kinds_used(shape: &Shape, all_sets: &[Set]) -> Vec<u8> {
     match shape {
         Shape::Standard { pair, .. } => {
             let mut v = vec![*pair];
@@ -258,7 +261,7 @@ fn kinds_used(shape: &Shape, all_sets: &[Set]) -> Vec<u8> {
     }
 }
 
-fn flush_kind(kinds: &[u8]) -> Option<bool> {
+pub(crate) fn flush_kind(kinds: &[u8]) -> Option<bool> {
     // Some(true) = full flush, Some(false) = half flush, None = neither
     let suits: Vec<u8> = kinds
         .iter()
@@ -301,7 +304,8 @@ pub fn hk_fan(input: &WinInput) -> Option<WinValue> {
     best_value(input, hk_score)
 }
 
-/// Riichi yaku (han without dora) of the best reading.
+/// Riichi yaku (han without dora; each yakuman counts 13) of the reading with the most
+/// han; the yaku themselves are judged by [`scoring::yaku`].
 pub fn riichi_yaku(input: &WinInput) -> Option<WinValue> {
     best_value(input, riichi_score)
 }
@@ -322,34 +326,56 @@ pub fn win_value(input: &WinInput) -> Option<WinValue> {
 
 type Scorer = fn(&WinInput, &Shape, &[Set], bool) -> Vec<(&'static str, u32)>;
 
-fn best_value(input: &WinInput, scorer: Scorer) -> Option<WinValue> {
-    let wildcard = input.variant.wildcard();
-    let melded = meld_sets(input.melds, wildcard);
-    let mut best: Option<WinValue> = None;
-    for shape in shapes(input.variant, &input.conc, input.melds) {
-        let readings: Vec<(Vec<Set>, bool)> = match &shape {
-            Shape::Standard { sets, pair } => with_win_tile(sets, *pair, input.win_tile),
+/// One reading of a complete hand: a decomposition with the winning tile placed in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reading {
+    /// The shape as decomposed (for the standard form: the concealed sets only).
+    pub shape: Shape,
+    /// Every set: the melds first, then the concealed sets, the one the winning tile
+    /// completed marked with `has_win_tile` (empty for seven pairs and orphans).
+    pub sets: Vec<Set>,
+    /// The winning tile completed the pair (a single wait).
+    pub pair_wait: bool,
+}
+
+/// Every reading of a complete hand: each decomposition, and within it each concealed set
+/// (or the pair) the winning tile may have completed; empty when the hand is not complete.
+pub fn readings(variant: Variant, conc: &TileCounts, melds: &[Meld], win_tile: u8) -> Vec<Reading> {
+    let melded = meld_sets(melds, variant.wildcard());
+    let mut out = Vec::new();
+    for shape in shapes(variant, conc, melds) {
+        let placed: Vec<(Vec<Set>, bool)> = match &shape {
+            Shape::Standard { sets, pair } => with_win_tile(sets, *pair, win_tile),
             _ => vec![(Vec::new(), false)],
         };
-        for (sets, pair_wait) in readings {
+        for (sets, pair_wait) in placed {
             let mut all = melded.clone();
-            all.extend(sets.iter().copied());
-            let items = scorer(input, &shape, &all, pair_wait);
-            let value = items.iter().map(|i| i.1).sum::<u32>();
-            if best.as_ref().is_none_or(|b| value > b.value) {
-                let shape = match &shape {
-                    Shape::Standard { pair, .. } => Shape::Standard {
-                        sets: all.clone(),
-                        pair: *pair,
-                    },
-                    s => s.clone(),
-                };
-                best = Some(WinValue {
-                    value,
-                    items,
-                    shape,
-                });
-            }
+            all.extend(sets);
+            out.push(Reading {
+                shape: shape.clone(),
+                sets: all,
+                pair_wait,
+            });
+        }
+    }
+    out
+}
+
+fn best_value(input: &WinInput, scorer: Scorer) -> Option<WinValue> {
+    let mut best: Option<WinValue> = None;
+    for r in readings(input.variant, &input.conc, input.melds, input.win_tile) {
+        let items = scorer(input, &r.shape, &r.sets, r.pair_wait);
+        let value = items.iter().map(|i| i.1).sum::<u32>();
+        if best.as_ref().is_none_or(|b| value > b.value) {
+            let shape = match r.shape {
+                Shape::Standard { pair, .. } => Shape::Standard { sets: r.sets, pair },
+                s => s,
+            };
+            best = Some(WinValue {
+                value,
+                items,
+                shape,
+            });
         }
     }
     best
@@ -453,133 +479,27 @@ fn hk_score(
     }
 }
 
+/// The Riichi yaku of one reading, from what a [`WinInput`] knows (riichi and self-draw;
+/// no situational flags such as ippatsu or haitei).
 fn riichi_score(
     input: &WinInput,
     shape: &Shape,
     all: &[Set],
     pair_wait: bool,
 ) -> Vec<(&'static str, u32)> {
-    let closed = is_concealed(input);
-    let mut items: Vec<(&'static str, u32)> = Vec::new();
-    let kinds = kinds_used(shape, all);
-    let open_less = |closed_han: u32| if closed { closed_han } else { closed_han - 1 };
-    // yakuman
-    let mut yakuman = Vec::new();
-    if *shape == Shape::Orphans {
-        yakuman.push(("kokushi musou", 13));
-    }
-    if kinds.iter().all(|&k| is_honor(k)) {
-        yakuman.push(("tsuuiisou", 13));
-    }
-    if let Shape::Standard { pair, .. } = shape {
-        if pung_count(all, is_dragon) == 3 {
-            yakuman.push(("daisangen", 13));
-        }
-        let concealed_pungs = all
-            .iter()
-            .filter(|s| !s.chow && !s.open && (!s.has_win_tile || input.self_drawn))
-            .count();
-        if concealed_pungs == 4 {
-            yakuman.push(("suuankou", 13));
-        }
-        let winds = pung_count(all, |k| (27..=30).contains(&k));
-        if winds == 4 || (winds == 3 && (27..=30).contains(pair)) {
-            yakuman.push(("suushiihou", 13));
-        }
-    }
-    if !yakuman.is_empty() {
-        return yakuman;
-    }
-    if input.riichi && closed {
-        items.push(("riichi", 1));
-    }
-    if input.self_drawn && closed {
-        items.push(("menzen tsumo", 1));
-    }
-    if kinds.iter().all(|&k| !is_terminal_or_honor(k)) {
-        items.push(("tanyao", 1));
-    }
-    match flush_kind(&kinds) {
-        Some(true) => items.push(("chinitsu", open_less(6))),
-        Some(false) => items.push(("honitsu", open_less(3))),
-        None => {}
-    }
-    match shape {
-        Shape::SevenPairs(_) => items.push(("chiitoitsu", 2)),
-        Shape::Orphans => {}
-        Shape::Standard { pair, .. } => {
-            let yakuhai = pung_count(all, |k| is_dragon(k) || k == input.seat_wind)
-                + pung_count(all, |k| k == input.round_wind);
-            for _ in 0..yakuhai {
-                items.push(("yakuhai", 1));
-            }
-            let chows: Vec<u8> = all.iter().filter(|s| s.chow).map(|s| s.tile).collect();
-            let pair_yakuhai =
-                is_dragon(*pair) || *pair == input.seat_wind || *pair == input.round_wind;
-            if closed && chows.len() == 4 && !pair_yakuhai && !pair_wait {
-                let ryanmen = all.iter().any(|s| {
-                    s.has_win_tile
-                        && s.chow
-                        && ((input.win_tile == s.tile && rank_of(s.tile) != 7)
-                            || (input.win_tile == s.tile + 2 && rank_of(s.tile) != 1))
-                });
-                if ryanmen {
-                    items.push(("pinfu", 1));
-                }
-            }
-            if closed {
-                let mut sorted = chows.clone();
-                sorted.sort_unstable();
-                if sorted.windows(2).any(|w| w[0] == w[1]) {
-                    items.push(("iipeikou", 1));
-                }
-            }
-            if chows.is_empty() {
-                items.push(("toitoi", 2));
-            }
-            let concealed_pungs = all
-                .iter()
-                .filter(|s| !s.chow && !s.open && (!s.has_win_tile || input.self_drawn))
-                .count();
-            if concealed_pungs == 3 {
-                items.push(("sanankou", 2));
-            }
-            let dragons = pung_count(all, is_dragon);
-            if dragons == 2 && is_dragon(*pair) {
-                items.push(("shousangen", 2));
-            }
-            for suit in 0..3u8 {
-                let b = suit * 9;
-                if [b, b + 3, b + 6].iter().all(|x| chows.contains(x)) {
-                    items.push(("ittsu", open_less(2)));
-                }
-            }
-            for r in 0..7u8 {
-                if [r, r + 9, r + 18].iter().all(|x| chows.contains(x)) {
-                    items.push(("sanshoku", open_less(2)));
-                    break;
-                }
-            }
-            let outside = |s: &Set| {
-                if s.chow {
-                    matches!(rank_of(s.tile), 1 | 7)
-                } else {
-                    is_terminal_or_honor(s.tile)
-                }
-            };
-            if all.iter().all(outside) && is_terminal_or_honor(*pair) && !chows.is_empty() {
-                if kinds.iter().any(|&k| is_honor(k)) {
-                    items.push(("chanta", open_less(2)));
-                } else {
-                    items.push(("junchan", open_less(3)));
-                }
-            }
-        }
-    }
-    if kinds.iter().all(|&k| is_terminal_or_honor(k)) && !matches!(shape, Shape::Orphans) {
-        items.push(("honroutou", 2));
-    }
-    items
+    let sit = Situation {
+        self_drawn: input.self_drawn,
+        riichi: input.riichi,
+        seat_wind: input.seat_wind,
+        round_wind: input.round_wind,
+        ..Situation::default()
+    };
+    let hand = HandTiles {
+        conc: &input.conc,
+        melds: input.melds,
+        win_tile: input.win_tile,
+    };
+    scoring::yaku(&hand, shape, all, pair_wait, &sit).items
 }
 
 fn rd_score(
@@ -710,7 +630,7 @@ mod tests {
                 .unwrap()
                 .items
                 .iter()
-                .any(|x| x.0 == "yakuhai")
+                .any(|x| x.0.starts_with("yakuhai"))
         );
         let i = input(Variant::Riichi, "123m456p789s11s567z", "1s", false, &[]);
         assert_eq!(riichi_yaku(&i).map(|v| v.value), None);
