@@ -30,8 +30,7 @@ enum Policy {
 impl Policy {
     fn name(self) -> &'static str {
         match self {
-            Self::Bot(Strategy::Classic) => "classic",
-            Self::Bot(Strategy::Efficient) => "efficient",
+            Self::Bot(s) => gamebot::mahjong::riichi_bot::strategy_name(s),
             Self::Naive => "naive greedy",
             Self::NaiveTieBreak => "greedy + tie-break",
         }

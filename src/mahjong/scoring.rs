@@ -6,7 +6,7 @@
 //!
 //! Rule set (what Tenhou, and Mortal's referee, play):
 //! * Hanchan, red fives (one per suit, 1 dora each), open tanyao (kuitan), no kiriage
-//!   mangan (4 han 30 fu and 3 han 60 fu stay 7700 / 11600), no pao.
+//!   mangan (4 han 30 fu and 3 han 60 fu stay 7700, dealer 11600), no pao.
 //! * Dora, red fives and ura dora add han only to a hand that already has a yaku; a hand
 //!   without a yaku scores `None`. Ura dora count only for a riichi (or double riichi)
 //!   hand; indicators given for any other hand are ignored.
@@ -16,14 +16,15 @@
 //!   pure chuuren and daisuushii are one each), but different yakuman in one hand add up
 //!   (daisangen + tsuuiisou is two). A yakuman hand drops its ordinary yaku and its dora.
 //!   13 han or more without a yakuman is kazoe yakuman (one).
-//! * Fu: 20; closed ron +10; tsumo +2 except pinfu tsumo (20 fu, also with rinshan);
+//! * Fu: 20; closed ron +10; tsumo (rinshan too) +2 except pinfu tsumo, which is 20;
 //!   seven pairs 25 flat; pungs 2 / 4 (terminal or honor), doubled when concealed, ×4 for
 //!   a kong, and a pung completed by ron counts as open; pair of a dragon, the seat wind or
 //!   the round wind +2 each (a double-wind pair +4); kanchan, penchan and tanki waits +2;
 //!   an open hand with nothing beyond the 20 is 30; rounded up to 10.
 //! * Among all readings of the hand (decomposition and where the winning tile sits) the
 //!   one with the most points is taken, then the most han, then the most fu — so the
-//!   winner gets the wait and the shape worth most, as Tenhou scores it.
+//!   winner gets the wait and the shape worth most, as Tenhou scores it. This also reads
+//!   a seven-pairs hand made of two double chows as ryanpeikou (3 han, closed only).
 //! * Situational flags are trusted as given, with the checks that need no history: riichi,
 //!   ippatsu and menzen tsumo only on a closed hand; rinshan, haitei, tenhou and chiihou
 //!   only on a self-draw; chankan and houtei only on a ron; haitei not on a replacement

@@ -825,15 +825,15 @@ fn random_hand(seed: &mut u64) -> Option<(TileCounts, Vec<Meld>, u8)> {
     let mut melds = Vec::new();
     let calls = lcg(seed) % 3;
     for i in 0..4 {
-        // bias towards honors and terminals now and then so yakuman shapes show up
-        let chow = lcg(seed) % 3 != 0;
+        // two sets in three are chows, one pung in six is a kong
+        let chow = !lcg(seed).is_multiple_of(3);
         let tiles: Vec<u8> = if chow {
             let suit = (lcg(seed) % 3) as u8;
             let start = suit * 9 + (lcg(seed) % 7) as u8;
             vec![start, start + 1, start + 2]
         } else {
             let k = (lcg(seed) % KINDS as u64) as u8;
-            let n = if lcg(seed) % 6 == 0 { 4 } else { 3 };
+            let n = if lcg(seed).is_multiple_of(6) { 4 } else { 3 };
             vec![k; n]
         };
         for &k in &tiles {

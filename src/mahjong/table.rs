@@ -26,6 +26,10 @@ pub const MAX_DORA_INDICATORS: usize = 5;
 pub const RIICHI_DEPOSIT: i32 = 1000;
 /// Tiles that must be left in the wall to declare riichi.
 pub const RIICHI_MIN_WALL: u8 = 4;
+/// Bounds on the counters a log may carry, far beyond any real game, so that point
+/// arithmetic cannot overflow.
+pub const MAX_STICKS: u32 = 100;
+pub const MAX_SCORE: i32 = 10_000_000;
 
 /// One event of a hand, as the seat sees it (`None` tiles are hidden).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -476,6 +480,12 @@ impl Table {
                 if dealer > 3 {
                     return refuse(format!("oya {dealer} is not a seat 0-3"));
                 }
+                if honba > MAX_STICKS || kyotaku > MAX_STICKS {
+                    return refuse(format!("honba and kyotaku are at most {MAX_STICKS}"));
+                }
+                if scores.iter().any(|s| s.abs() > MAX_SCORE) {
+                    return refuse(format!("scores are within ±{MAX_SCORE}"));
+                }
                 if hand.len() != 13 {
                     return refuse(format!("the seat's hand has {} tiles, not 13", hand.len()));
                 }
@@ -736,11 +746,14 @@ impl Table {
                 }
                 s.riichi_accepted = true;
                 s.ippatsu = true;
-                self.scores[a] -= RIICHI_DEPOSIT;
-                self.kyotaku += 1;
+                self.scores[a] = self.scores[a].saturating_sub(RIICHI_DEPOSIT);
+                self.kyotaku = self.kyotaku.saturating_add(1).min(MAX_STICKS);
             }
             Event::HandOver { scores } => {
                 if let Some(s) = scores {
+                    if s.iter().any(|x| x.abs() > MAX_SCORE) {
+                        return refuse(format!("scores are within ±{MAX_SCORE}"));
+                    }
                     self.scores = s;
                 }
                 self.in_hand = false;
