@@ -303,6 +303,11 @@ impl Session {
         }
     }
 
+    /// The table as replayed so far.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
     /// One input line (a JSON array of events, or one event object) to one action line.
     pub fn react(&mut self, line: &str) -> Result<Value, LogError> {
         let value: Value = serde_json::from_str(line).map_err(|e| LogError {

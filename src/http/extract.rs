@@ -51,6 +51,13 @@ fn is_json(headers: &axum::http::HeaderMap) -> bool {
 /// Syntax errors are 400; well-formed JSON of the wrong shape is 422 with the
 /// pointer of the field that did not fit.
 pub fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // serde reads a struct from an array too, field by field; every request is an object.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        return Err(ApiError::Invalid(vec![FieldError::new(
+            "",
+            "expected a JSON object, not an array",
+        )]));
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Ok(value) => {

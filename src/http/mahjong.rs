@@ -9,6 +9,8 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema,
 
 use super::error::{ApiError, Problem};
 use super::extract::ApiJson;
+use crate::mahjong::riichi_bot::{self, TableAction, TableDecision};
+use crate::mahjong::stateless::{self, Question, RiverEntry, TableFields};
 use crate::mahjong::tiles::{Meld, MeldKind, Tile, Variant};
 use crate::mahjong::{self, Action, ClaimAction, DiscardContext, Field, MahjongError, Strategy};
 
@@ -102,6 +104,17 @@ pub enum MeldType {
     ConcealedKong,
 }
 
+impl MeldType {
+    fn kind(self) -> MeldKind {
+        match self {
+            Self::Chow => MeldKind::Chow,
+            Self::Pung => MeldKind::Pung,
+            Self::Kong => MeldKind::Kong,
+            Self::ConcealedKong => MeldKind::ConcealedKong,
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MeldInput {
@@ -171,8 +184,14 @@ macro_rules! mahjong_request {
             /// that, so the caller says it. Ignored by the other variants.
             #[serde(default)]
             pub furiten: bool,
+            /// `classic` unless set; `balanced` for Riichi.
             #[serde(default)]
-            pub strategy: StrategyName,
+            pub strategy: Option<StrategyName>,
+            /// Riichi: what the seat knows of the table beyond its hand (rivers, the
+            /// others' melds and riichi, scores, the wall); the answer then weighs danger
+            /// and value as the mjai route does. Ignored by the other variants.
+            #[serde(default)]
+            pub table: Option<TableInput>,
             $($extra)*
         }
 
@@ -189,12 +208,7 @@ macro_rules! mahjong_request {
                 }
                 ctx.min_score = self.min_score.unwrap_or(0);
                 for (i, m) in self.melds.iter().enumerate() {
-                    let kind = match m.kind {
-                        MeldType::Chow => MeldKind::Chow,
-                        MeldType::Pung => MeldKind::Pung,
-                        MeldType::Kong => MeldKind::Kong,
-                        MeldType::ConcealedKong => MeldKind::ConcealedKong,
-                    };
+                    let kind = m.kind.kind();
                     ctx.melds.push(Meld { kind, tiles: m.tiles.parse(Field::Melds(i))? });
                 }
                 if let Some(v) = &self.visible {
@@ -209,8 +223,26 @@ macro_rules! mahjong_request {
                     ctx.own_discards = d.parse(Field::OwnDiscards)?;
                 }
                 ctx.furiten = self.furiten;
-                ctx.strategy = self.strategy.strategy();
+                ctx.strategy = match (self.strategy, variant) {
+                    (Some(s), _) => s.strategy(),
+                    (None, Variant::Riichi) => Strategy::Balanced,
+                    (None, _) => Strategy::Classic,
+                };
                 Ok(ctx)
+            }
+
+            /// The table fields, parsed; `None` unless the table bot answers (Riichi
+            /// with table fields or the balanced strategy).
+            fn table_fields(&self, ctx: &DiscardContext) -> Result<Option<TableFields>, ApiError> {
+                if ctx.variant != Variant::Riichi
+                    || (self.table.is_none() && ctx.strategy != Strategy::Balanced)
+                {
+                    return Ok(None);
+                }
+                match &self.table {
+                    Some(t) => t.fields().map(Some),
+                    None => Ok(Some(TableFields::default())),
+                }
             }
 
             /// What the engine's context cannot check: wind names and the
@@ -232,6 +264,179 @@ macro_rules! mahjong_request {
             }
         }
     };
+}
+
+/// A seat relative to the bot: `self`, `right` (plays after it), `across`, `left`.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatName {
+    #[serde(rename = "self")]
+    Own,
+    Right,
+    Across,
+    Left,
+}
+
+impl SeatName {
+    fn index(self) -> u8 {
+        match self {
+            Self::Own => 0,
+            Self::Right => 1,
+            Self::Across => 2,
+            Self::Left => 3,
+        }
+    }
+}
+
+/// One discard, in the order the discards were made.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RiverInput {
+    pub seat: SeatName,
+    #[schema(example = "5m")]
+    pub tile: String,
+    /// Discarded straight after drawing it.
+    #[serde(default)]
+    pub tsumogiri: bool,
+    /// The seat declared riichi with this discard.
+    #[serde(default)]
+    pub riichi: bool,
+    /// Another seat called this tile (it then stands in that seat's meld).
+    #[serde(default)]
+    pub called: bool,
+}
+
+/// The other seats' melds.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpponentMeldsInput {
+    #[serde(default)]
+    #[schema(max_items = 4)]
+    pub right: Vec<MeldInput>,
+    #[serde(default)]
+    #[schema(max_items = 4)]
+    pub across: Vec<MeldInput>,
+    #[serde(default)]
+    #[schema(max_items = 4)]
+    pub left: Vec<MeldInput>,
+}
+
+/// Largest honba or riichi-stick count accepted.
+const MAX_STICKS: u32 = crate::mahjong::table::MAX_STICKS;
+
+/// Riichi: the table beyond the seat's hand.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableInput {
+    /// Every discard of the hand so far, all seats, in order. The seat's own entries
+    /// replace `own_discards`.
+    #[serde(default)]
+    #[schema(max_items = 136)]
+    pub river: Vec<RiverInput>,
+    #[serde(default)]
+    pub melds: OpponentMeldsInput,
+    /// Scores of self, right, across, left (default 25,000 each).
+    #[serde(default)]
+    pub scores: Option<[i32; 4]>,
+    /// Tiles left in the live wall, 0-69 (default: 69 less the river's length).
+    #[serde(default)]
+    #[schema(maximum = 69)]
+    pub wall: Option<u8>,
+    #[serde(default)]
+    #[schema(maximum = 100)]
+    pub honba: u32,
+    /// Riichi sticks on the table.
+    #[serde(default)]
+    #[schema(maximum = 100)]
+    pub kyotaku: u32,
+    /// The tile the seat just called to make its last meld: kuikae forbids discarding
+    /// it (and, after a chi, the other end of the sequence) now.
+    #[serde(default)]
+    #[schema(example = "3m")]
+    pub called_tile: Option<String>,
+}
+
+impl TableInput {
+    fn fields(&self) -> Result<TableFields, ApiError> {
+        if self.river.len() > 136 {
+            return Err(ApiError::field("/table/river", "at most 136 discards"));
+        }
+        let mut river = Vec::with_capacity(self.river.len());
+        for (i, r) in self.river.iter().enumerate() {
+            river.push(RiverEntry {
+                seat: r.seat.index(),
+                tile: single_tile(&r.tile, &format!("/table/river/{i}/tile"))?,
+                tsumogiri: r.tsumogiri,
+                riichi: r.riichi,
+                called: r.called,
+            });
+        }
+        let mut opponent_melds: [Vec<Meld>; 3] = Default::default();
+        for (slot, (name, melds)) in opponent_melds.iter_mut().zip([
+            ("right", &self.melds.right),
+            ("across", &self.melds.across),
+            ("left", &self.melds.left),
+        ]) {
+            if melds.len() > 4 {
+                return Err(ApiError::field(
+                    format!("/table/melds/{name}"),
+                    "at most 4 melds",
+                ));
+            }
+            for (i, m) in melds.iter().enumerate() {
+                let pointer = format!("/table/melds/{name}/{i}/tiles");
+                let tiles = match &m.tiles {
+                    TilesInput::Tenhou(s) => mahjong::parse_tiles(s),
+                    TilesInput::Mjai(v) => mahjong::parse_mjai(v),
+                }
+                .map_err(|e| ApiError::field(&pointer, e.to_string()))?;
+                let meld = Meld {
+                    kind: m.kind.kind(),
+                    tiles,
+                };
+                if !meld.is_valid(None) {
+                    return Err(ApiError::field(&pointer, "not a valid meld of that type"));
+                }
+                slot.push(meld);
+            }
+        }
+        if self.honba > MAX_STICKS || self.kyotaku > MAX_STICKS {
+            let pointer = if self.honba > MAX_STICKS {
+                "/table/honba"
+            } else {
+                "/table/kyotaku"
+            };
+            return Err(ApiError::field(
+                pointer,
+                format!("must be at most {MAX_STICKS}"),
+            ));
+        }
+        let max_score = crate::mahjong::table::MAX_SCORE;
+        if let Some(i) = self
+            .scores
+            .iter()
+            .flatten()
+            .position(|s| s.abs() > max_score)
+        {
+            return Err(ApiError::field(
+                format!("/table/scores/{i}"),
+                format!("must be within ±{max_score}"),
+            ));
+        }
+        let called_tile = match &self.called_tile {
+            Some(s) => Some(single_tile(s, "/table/called_tile")?),
+            None => None,
+        };
+        Ok(TableFields {
+            river,
+            opponent_melds,
+            scores: self.scores,
+            wall: self.wall,
+            honba: self.honba,
+            kyotaku: self.kyotaku,
+            called_tile,
+        })
+    }
 }
 
 /// A flower (`1f`–`4f`) or season (`1g`–`4g`).
@@ -306,12 +511,15 @@ pub struct CandidateOut {
     pub category: String,
 }
 
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnAction {
     Discard,
     Win,
     Kong,
+    /// Riichi: nine kinds of terminals and honors on the first draw; the hand is
+    /// aborted (kyuushu kyuuhai). `tile` is empty.
+    NineTerminals,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -327,7 +535,8 @@ pub struct DiscardResponse {
     /// Of the hand after the chosen discard.
     pub shanten: i8,
     pub ukeire: u32,
-    /// Fan (Hong Kong), han (Riichi) or points (Red Dragon) when winning.
+    /// Fan (Hong Kong), han (Riichi) or points (Red Dragon) when winning; with the
+    /// Riichi table bot (`balanced` or `table` given), the points the win scores.
     pub win_value: Option<u32>,
     /// The same numbers for every distinct tile of the hand.
     pub candidates: Vec<CandidateOut>,
@@ -355,8 +564,10 @@ pub async fn discard(
         ctx.drawn = Some(single_tile(d, "/drawn")?);
     }
     mahjong::validate(&ctx).map_err(invalid)?;
+    let fields = req.table_fields(&ctx)?;
+    // The hand's numbers (plan, candidates) come from the stateless engine either way.
     let d = mahjong::decide_discard(&ctx);
-    Ok(Json(DiscardResponse {
+    let mut out = DiscardResponse {
         action: match d.action {
             Action::Discard => TurnAction::Discard,
             Action::Win => TurnAction::Win,
@@ -379,7 +590,46 @@ pub async fn discard(
                 category: c.category.name().to_string(),
             })
             .collect(),
-    }))
+    };
+    if let Some(fields) = fields {
+        let table = stateless::table_from(&ctx, &fields, Question::OwnTurn)
+            .map_err(|e| ApiError::field(e.pointer, e.message))?;
+        let t = riichi_bot::decide(&table, ctx.strategy);
+        apply_table_turn(&mut out, &t);
+    }
+    Ok(Json(out))
+}
+
+/// The table bot's own-turn decision in the discard route's terms.
+fn apply_table_turn(out: &mut DiscardResponse, t: &TableDecision) {
+    let (action, tile, riichi) = match &t.action {
+        TableAction::Hora { tile, .. } => (TurnAction::Win, *tile, false),
+        TableAction::Ankan { consumed } => (TurnAction::Kong, consumed[0], false),
+        TableAction::Kakan { tile, .. } => (TurnAction::Kong, *tile, false),
+        TableAction::Riichi => match t.riichi_discard {
+            Some(tile) => (TurnAction::Discard, tile, true),
+            None => return,
+        },
+        TableAction::Discard { tile, .. } => (TurnAction::Discard, *tile, false),
+        TableAction::NineTerminals => (TurnAction::NineTerminals, Tile::new(0), false),
+        // An own turn never passes or calls.
+        TableAction::Pass | TableAction::Chi { .. } | TableAction::Pon { .. } => return,
+    };
+    out.ukeire = out
+        .candidates
+        .iter()
+        .find(|c| c.tile == tile.to_string() || c.tile == Tile::new(tile.index).to_string())
+        .map_or(0, |c| c.ukeire);
+    out.action = action;
+    out.tile = if action == TurnAction::NineTerminals {
+        String::new()
+    } else {
+        tile.to_string()
+    };
+    out.riichi = riichi;
+    out.reason = t.reason.clone();
+    out.shanten = t.shanten;
+    out.win_value = t.win_points;
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -422,6 +672,32 @@ pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResp
         Discarder::Across => mahjong::From::Across,
         Discarder::Right => mahjong::From::Right,
     };
+    if let Some(fields) = req.table_fields(&ctx)? {
+        let seat = match from {
+            mahjong::From::Right => 1,
+            mahjong::From::Across => 2,
+            mahjong::From::Left => 3,
+        };
+        let table = stateless::table_from(&ctx, &fields, Question::Discard { tile, from: seat })
+            .map_err(|e| ApiError::field(e.pointer, e.message))?;
+        let t = riichi_bot::decide(&table, ctx.strategy);
+        let (action, mut tiles) = match &t.action {
+            TableAction::Hora { tile, .. } => (ClaimActionName::Win, vec![*tile]),
+            TableAction::Pon { tile, consumed, .. } => {
+                (ClaimActionName::Pung, vec![consumed[0], consumed[1], *tile])
+            }
+            TableAction::Chi { tile, consumed, .. } => {
+                (ClaimActionName::Chow, vec![consumed[0], consumed[1], *tile])
+            }
+            _ => (ClaimActionName::Pass, Vec::new()),
+        };
+        tiles.sort();
+        return Ok(Json(ClaimResponse {
+            action,
+            tiles: mahjong::tiles::TileCounts::from_tiles(&tiles).to_tenhou(),
+            reason: t.reason,
+        }));
+    }
     let d = mahjong::decide_claim(&ctx, tile, from);
     Ok(Json(ClaimResponse {
         action: match d.action {

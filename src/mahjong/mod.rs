@@ -32,6 +32,7 @@ pub mod riichi_bot;
 pub mod rules;
 pub mod scoring;
 pub mod shanten;
+pub mod stateless;
 pub mod table;
 pub mod tiles;
 

@@ -829,6 +829,9 @@ fn respond(
         return d;
     }
     let pass = |why: &str| TableDecision::new(TableAction::Pass, why, shanten_now);
+    if table.furiten() && table.waits(&conc).contains(&tile.index) {
+        return pass("furiten: a win only by self-draw");
+    }
     if chankan {
         return pass("no win on the added kan");
     }

@@ -239,6 +239,16 @@ impl Table {
         }
     }
 
+    /// Marks a table built from fields (not events) as a hand in progress.
+    pub fn begin_hand(&mut self) {
+        self.in_hand = true;
+    }
+
+    /// Checks that no kind is seen more than four times, nor a red five twice.
+    pub fn check_tile_counts(&self) -> Result<(), ReplayError> {
+        self.check_counts()
+    }
+
     /// Tiles left to draw in the live wall.
     pub fn wall_left(&self) -> u8 {
         LIVE_WALL.saturating_sub(self.draws)
