@@ -1,8 +1,12 @@
-//! Pure mahjong decision engine (issue 6): Hong Kong, Riichi and Red Dragon.
+//! Pure mahjong decision engine: Hong Kong, Riichi and Red Dragon.
 //!
-//! No I/O. The HTTP layer parses JSON into a [`DiscardContext`] with the parse helpers,
-//! calls [`validate`] (errors carry JSON-pointer paths) and then [`decide_discard`] or
-//! [`decide_claim`].
+//! No I/O. Two ways in:
+//! * A hand: the HTTP layer parses JSON into a [`DiscardContext`], calls [`validate`]
+//!   (errors carry JSON-pointer paths) and then [`decide_discard`] or [`decide_claim`].
+//! * A Riichi table: [`table::Table`] is rebuilt from the game's events (the mjai front
+//!   end) or from a stateless request's table fields ([`stateless`]), and
+//!   [`riichi_bot::decide`] answers it, weighing danger ([`danger`]) against the hand's
+//!   value ([`scoring`]).
 //!
 //! Rule set (documented choices):
 //! * **Hong Kong** (136 tiles + 8 bonus tiles): chow/pung/kong calls, standard form, seven
@@ -12,11 +16,11 @@
 //!   dragon pungs), seven pairs 4, full flush 7, great dragons 8, small winds 10, great winds,
 //!   all honors, four concealed pungs, thirteen orphans 13; capped at 13. A win needs
 //!   `min_fan`.
-//! * **Riichi**: standard, seven pairs, thirteen orphans; a win needs one yaku (dora is not a
-//!   yaku). Yaku: riichi, menzen tsumo, tanyao (open too), pinfu, iipeikou, yakuhai, toitoi,
-//!   sanankou, shousangen, ittsu, sanshoku, chanta, junchan, honroutou, honitsu, chinitsu,
-//!   chiitoitsu; yakuman: kokushi, daisangen, suuankou, suushiihou, tsuuiisou. Furiten is
-//!   not checked (the request carries no own-discard list).
+//! * **Riichi**: Tenhou's rules, which Mortal's referee plays: hanchan, red fives, open
+//!   tanyao, kuikae forbidden, riichi with 1,000 points and four tiles left in the wall,
+//!   furiten (own discards, a passed winning tile, after riichi for the rest of the hand).
+//!   A win needs a yaku; [`scoring`] has every yaku, the situational ones included, and
+//!   the han, fu and points.
 //! * **Red Dragon** (112 tiles: 108 suited + 4 red dragons, no winds, no other dragons, no
 //!   flowers): red dragons are wildcards that take whatever tile completes the hand best;
 //!   pung and kong calls with natural tiles only (red dragons are never claimed), no chows;

@@ -140,6 +140,7 @@ pub fn decide(table: &Table, strategy: Strategy) -> TableDecision {
             seat,
             drawn,
             rinshan,
+            ..
         } if seat == table.me => own_turn(table, strategy, drawn, rinshan),
         Turn::Discarded { seat } if seat != table.me => match table.river.last() {
             Some(r) => respond(table, strategy, seat, r.tile, false),
@@ -588,7 +589,11 @@ fn own_turn(
             shanten_now,
         );
     };
-    if !declared && let Some(kan) = kan_option(table, strategy, &threats, &pick) {
+    // A kan needs a turn that began with a draw.
+    if !declared
+        && drawn.is_some()
+        && let Some(kan) = kan_option(table, strategy, &threats, &pick)
+    {
         return kan;
     }
     let live = live_counts(Variant::Riichi, &table.seen());

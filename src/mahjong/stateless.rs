@@ -161,6 +161,7 @@ pub fn table_from(
                 seat: 0,
                 drawn,
                 rinshan: false,
+                after_call: fields.called_tile.is_some(),
             }
         }
         Question::Discard { tile, from } => {

@@ -146,11 +146,14 @@ pub enum Turn {
     /// `seat` is to draw (a replacement draw after a kan when `rinshan`).
     Draw { seat: u8, rinshan: bool },
     /// `seat` holds 3n+2 tiles and must act: discard, riichi, kan or win. `drawn` is the
-    /// tile it just drew (`None` after a call), `rinshan` when that was a replacement draw.
+    /// tile it just drew, as the seat sees it (`None` for another seat's draw and after a
+    /// call), `rinshan` when that was a replacement draw, `after_call` when the seat
+    /// called instead of drawing (it may then only discard).
     Act {
         seat: u8,
         drawn: Option<Tile>,
         rinshan: bool,
+        after_call: bool,
     },
     /// `seat` discarded the last river tile; the others may call or win on it.
     Discarded { seat: u8 },
@@ -395,6 +398,11 @@ impl Table {
     }
 
     fn settle_miss(&mut self, event: &Event) {
+        // A kan dora or a riichi acceptance can come before the seat has answered the
+        // discard; only what follows the answer closes the chance to win on it.
+        if matches!(event, Event::Dora { .. } | Event::ReachAccepted { .. }) {
+            return;
+        }
         if self.pending_miss {
             let won = matches!(event, Event::HandOver { .. });
             if !won {
@@ -543,6 +551,7 @@ impl Table {
                     seat: actor,
                     drawn: if a == self.me as usize { tile } else { None },
                     rinshan,
+                    after_call: false,
                 };
             }
             Event::Dahai {
@@ -615,6 +624,7 @@ impl Table {
                     seat: actor,
                     drawn: None,
                     rinshan: false,
+                    after_call: true,
                 };
             }
             Event::Pon {
@@ -641,6 +651,7 @@ impl Table {
                     seat: actor,
                     drawn: None,
                     rinshan: false,
+                    after_call: true,
                 };
             }
             Event::Daiminkan {
@@ -669,7 +680,11 @@ impl Table {
                 self.expect_hand()?;
                 let a = Self::check_seat(actor)?;
                 match self.turn {
-                    Turn::Act { seat, .. } if seat == actor => {}
+                    Turn::Act {
+                        seat,
+                        after_call: false,
+                        ..
+                    } if seat == actor => {}
                     _ => return refuse(format!("seat {actor} cannot add a kan now")),
                 }
                 let Some(m) = self.seats[a]
@@ -697,7 +712,11 @@ impl Table {
                 self.expect_hand()?;
                 let a = Self::check_seat(actor)?;
                 match self.turn {
-                    Turn::Act { seat, .. } if seat == actor => {}
+                    Turn::Act {
+                        seat,
+                        after_call: false,
+                        ..
+                    } if seat == actor => {}
                     _ => return refuse(format!("seat {actor} cannot declare a kan now")),
                 }
                 if consumed.iter().any(|t| t.index != consumed[0].index) {

@@ -9,6 +9,8 @@ mod doudizhu;
 mod errors;
 mod gomoku;
 mod mahjong;
+mod mjai;
+mod mjai_selfplay;
 mod observability;
 mod openapi;
 mod search_pool;
