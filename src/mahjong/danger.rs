@@ -42,6 +42,16 @@
 //! [`DEAL_IN_FLOOR`] > 0, so genbutsu always ranks strictly safer than anything else.
 //!
 //! The numbers are rough estimates; what matters for push / fold is that the order is right.
+//!
+//! # Rules without furiten (Hong Kong)
+//!
+//! With [`TableView::furiten`] off, an opponent may win on a tile it discarded itself, so
+//! nothing is genbutsu and there is no riichi. Its discards (and what others discarded
+//! after its last discard, which it did not want to win on just then) still say what it is
+//! not collecting: they only lower the danger by [`NO_FURITEN_PASSED_FACTOR`], and a
+//! ryanmen side whose suji partner it passed is weakened by [`NO_FURITEN_SUJI_FACTOR`]
+//! instead of dead. Readiness reads (turn, melds, tells, flush signs) and the wait-shape
+//! reasoning (kabe, one-chance, honors with all copies seen) apply unchanged.
 
 use super::tiles::{KINDS, Meld, MeldKind, Tile, TileCounts, rank_of, suit_of};
 
@@ -75,6 +85,10 @@ pub struct TableView<'a> {
     pub round_wind: u8,
     /// Tiles left in the live wall.
     pub tiles_left: u8,
+    /// The rules have furiten (Riichi): an opponent cannot win on its own discards or on a
+    /// tile it let pass, so those are genbutsu, and `riichi` is read. Off (Hong Kong): no
+    /// genbutsu, no riichi; passed tiles are only safer (see the module doc).
+    pub furiten: bool,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,6 +119,13 @@ const ONE_CHANCE: f64 = 0.35;
 pub const DEAL_IN_FLOOR: f64 = 0.002;
 /// No single tile is certain to deal in; keeps the combined risk below 1.
 const DEAL_IN_CAP: f64 = 0.6;
+/// Without furiten: an opponent's own discard, or a tile it let pass since its last discard.
+/// It gave the kind up (or did not want it just then), so the kind rarely completes its
+/// hand, but it may still win on it later, so the tile stays well above genbutsu's 0.
+pub const NO_FURITEN_PASSED_FACTOR: f64 = 0.35;
+/// Without furiten: a ryanmen side whose other wait the opponent passed. A hand seldom
+/// throws one end of the shape it keeps, but it may have built the shape afterwards.
+pub const NO_FURITEN_SUJI_FACTOR: f64 = 0.5;
 
 /// Own discards that count as "early" (the first row of the river).
 const EARLY_DISCARDS: usize = 6;
@@ -388,6 +409,9 @@ struct Facts {
     /// Own discards in order: kind and tsumogiri flag.
     own: Vec<(u8, bool)>,
     genbutsu: [bool; KINDS],
+    /// Without furiten: its own discards and what passed since its last one (all false
+    /// with furiten, where those are genbutsu instead).
+    passed: [bool; KINDS],
     /// The riichi declaration tile, if any.
     riichi_tile: Option<RiverTile>,
 }
@@ -408,12 +432,13 @@ impl Facts {
         // Temporary furiten: whatever passed since the opponent's last discard (or since the
         // start, before its first) it did not ron. After riichi this widens to everything
         // since the declaration, which it could not refuse without staying furiten.
+        // Without furiten rules there is no riichi to read.
         let riichi_at = view
             .riichi
             .get(opp as usize)
             .copied()
             .flatten()
-            .filter(|&i| i < river.len());
+            .filter(|&i| view.furiten && i < river.len());
         let from = match (riichi_at, last_own) {
             (Some(r), _) => r + 1,
             (None, Some(l)) => l + 1,
@@ -424,9 +449,16 @@ impl Facts {
                 genbutsu[r.tile.index as usize] = true;
             }
         }
+        // Without furiten the same tiles are only evidence, not safety.
+        let passed = if view.furiten {
+            [false; KINDS]
+        } else {
+            std::mem::replace(&mut genbutsu, [false; KINDS])
+        };
         Self {
             own,
             genbutsu,
+            passed,
             riichi_tile: riichi_at.map(|i| river[i]),
         }
     }
@@ -437,7 +469,7 @@ fn seen_of(view: &TableView, kind: u8) -> usize {
 }
 
 fn is_riichi(view: &TableView, opp: u8) -> bool {
-    view.riichi.get(opp as usize).copied().flatten().is_some()
+    view.furiten && view.riichi.get(opp as usize).copied().flatten().is_some()
 }
 
 fn dora_count(view: &TableView, kind: u8) -> usize {
@@ -609,8 +641,10 @@ fn live(seen: usize) -> f64 {
     }
 }
 
-/// Deal-in share of a suited kind from the wait shapes that can contain it.
-fn suited_shapes(view: &TableView, genbutsu: &[bool; KINDS], kind: u8, toitoi: bool) -> f64 {
+/// Deal-in share of a suited kind from the wait shapes that can contain it. `suji[k]`
+/// weights a ryanmen side whose other wait is `k`: 0 when `k` is genbutsu (the hand would
+/// be furiten), lower when the opponent passed `k` without furiten rules, else 1.
+fn suited_shapes(view: &TableView, suji: &[f64; KINDS], kind: u8, toitoi: bool) -> f64 {
     let rank = rank_of(kind) as i8;
     let start = kind - (rank as u8 - 1);
     let at = |r: i8| start + (r as u8 - 1);
@@ -622,12 +656,18 @@ fn suited_shapes(view: &TableView, genbutsu: &[bool; KINDS], kind: u8, toitoi: b
     };
     let mut p = 0.0;
     // ryanmen (r−2, r−1) waits r−3 and r: dead if r−3 is genbutsu (suji)
-    if rank >= 4 && !genbutsu[at(rank - 3) as usize] {
-        p += RYANMEN * seq * lv(rank - 2) * lv(rank - 1);
+    if rank >= 4 {
+        let w = suji[at(rank - 3) as usize];
+        if w > 0.0 {
+            p += RYANMEN * seq * lv(rank - 2) * lv(rank - 1) * w;
+        }
     }
     // ryanmen (r+1, r+2) waits r and r+3
-    if rank <= 6 && !genbutsu[at(rank + 3) as usize] {
-        p += RYANMEN * seq * lv(rank + 1) * lv(rank + 2);
+    if rank <= 6 {
+        let w = suji[at(rank + 3) as usize];
+        if w > 0.0 {
+            p += RYANMEN * seq * lv(rank + 1) * lv(rank + 2) * w;
+        }
     }
     if (2..=8).contains(&rank) {
         p += KANCHAN * seq * lv(rank - 1) * lv(rank + 1);
@@ -702,11 +742,23 @@ fn deal_in_table(view: &TableView, opp: u8, facts: &Facts, flush: Option<u8>) ->
         }
     }
 
+    let suji: [f64; KINDS] = std::array::from_fn(|i| {
+        if facts.genbutsu[i] {
+            0.0
+        } else if facts.passed[i] {
+            NO_FURITEN_SUJI_FACTOR
+        } else {
+            1.0
+        }
+    });
     let mut out = [0.0; KINDS];
     for k in 0..KINDS as u8 {
         let i = k as usize;
         if facts.genbutsu[i] {
             continue;
+        }
+        if facts.passed[i] {
+            factor[i] *= NO_FURITEN_PASSED_FACTOR;
         }
         let base = if k >= 27 {
             let seen = seen_of(view, k);
@@ -716,7 +768,7 @@ fn deal_in_table(view: &TableView, opp: u8, facts: &Facts, flush: Option<u8>) ->
             }
             HONOR_BY_SEEN[seen] * if toitoi { TOITOI_PAIR_FACTOR } else { 1.0 }
         } else {
-            suited_shapes(view, &facts.genbutsu, k, toitoi)
+            suited_shapes(view, &suji, k, toitoi)
         };
         out[i] = (base * factor[i]).clamp(DEAL_IN_FLOOR, DEAL_IN_CAP);
     }
@@ -795,6 +847,7 @@ mod tests {
             seat_winds: [27, 28, 29, 30],
             round_wind: 27,
             tiles_left: 50,
+            furiten: true,
         }
     }
 
@@ -1092,6 +1145,68 @@ mod tests {
     }
 
     #[test]
+    fn without_furiten_own_discards_are_only_safer() {
+        // seat 1 discarded 5m; 5p is a plain tile in the same spot of another suit
+        let r = river(&[(1, "5m1z2z3z"), (2, "5p")]);
+        let mut v = view(&r, "");
+        v.furiten = false;
+        assert!(genbutsu_kinds(&v, 1).is_empty());
+        let d = |name: &str| deal_in_probability(&v, 1, k(name));
+        assert!(d("5m") > 0.0, "it may still win on its own discard");
+        assert!(d("5m") < 0.5 * d("5s"), "{} vs {}", d("5m"), d("5s"));
+        // 5p passed after seat 1's last discard: safer than 5s, not safe
+        assert!(d("5p") > 0.0 && d("5p") < d("5s"));
+        // suji of its discard: safer than non-suji, not dead
+        assert!(d("2m") > DEAL_IN_FLOOR && d("2m") < d("2s"));
+        // the same tiles are genbutsu with furiten
+        v.furiten = true;
+        assert_eq!(deal_in_probability(&v, 1, k("5m")), 0.0);
+    }
+
+    #[test]
+    fn without_furiten_riichi_is_not_read_and_dead_honors_stay_safe() {
+        let r = riichi_table();
+        let mut v = view(&r, "");
+        v.riichi[1] = Some(nth_of(&r, 1, 5));
+        v.furiten = false;
+        assert!(tenpai_probability(&v, 1) < 1.0);
+        add_seen(&mut v, "6z6z6z");
+        assert_eq!(deal_in_probability(&v, 1, k("6z")), 0.0, "all four seen");
+        // seat 1 discarded 1z: only safer, with three seen less than with two
+        assert!(deal_in_probability(&v, 1, k("1z")) > 0.0);
+    }
+
+    #[test]
+    fn without_furiten_a_flush_opponent_makes_its_suit_dangerous() {
+        let r = turns([
+            "1z2z3z4z5z6z7z1z",
+            "2s3s1m9p5p8m1p9m",
+            "7z6z5z4z3z2z1z7z",
+            "3z4z5z6z7z2z3z3z",
+        ]);
+        let pon = [
+            Meld {
+                kind: MeldKind::Pung,
+                tiles: parse_tiles("777s").unwrap(),
+            },
+            Meld {
+                kind: MeldKind::Chow,
+                tiles: parse_tiles("123s").unwrap(),
+            },
+        ];
+        let mut v = view(&r, "");
+        v.furiten = false;
+        v.melds[1] = &pon;
+        assert_eq!(flush_suit(&v, 1), Some(2));
+        let d = |name: &str| deal_in_probability(&v, 1, k(name));
+        assert!(d("5s") > 2.0 * d("4p"), "{} vs {}", d("5s"), d("4p"));
+        assert!(d("4m") < d("5s"));
+        let mut plain = view(&r, "");
+        plain.furiten = false;
+        assert!(tenpai_probability(&v, 1) > tenpai_probability(&plain, 1));
+    }
+
+    #[test]
     fn a_full_table_evaluation_is_fast() {
         let r = turns([
             "1z9m9p1s2z3z7z5m6p2s4m",
@@ -1205,6 +1320,7 @@ mod tests {
                     seat_winds: [27, 28, 29, 30],
                     round_wind: 27,
                     tiles_left: 30,
+                    furiten: true,
                 };
                 let table = table_danger(&v);
                 for opp in 0..4u8 {
@@ -1234,6 +1350,20 @@ mod tests {
                 for i in 0..KINDS {
                     prop_assert!((0.0..=1.0).contains(&table.combined[i]));
                     prop_assert!(table.expected_loss[i] >= 0.0);
+                }
+                // Without furiten nothing is genbutsu: every tile but a dead honor can deal in.
+                let off = TableView { furiten: false, ..v.clone() };
+                for opp in (0..4u8).filter(|&o| o != me) {
+                    prop_assert!(genbutsu(&off, opp).iter().all(|&g| !g));
+                    let t = danger_table(&off, opp);
+                    for i in 0..KINDS {
+                        let dead_honor = i >= 27 && seen.get(i as u8) >= 4;
+                        if dead_honor {
+                            prop_assert_eq!(t[i], 0.0);
+                        } else {
+                            prop_assert!((DEAL_IN_FLOOR..=DEAL_IN_CAP).contains(&t[i]));
+                        }
+                    }
                 }
             }
         }

@@ -130,9 +130,6 @@ pub struct Seat {
 }
 
 impl Seat {
-    pub fn discards<'a>(&self, river: &'a [RiverTile], seat: u8) -> Vec<&'a RiverTile> {
-        river.iter().filter(|r| r.seat == seat).collect()
-    }
     pub fn has_open_meld(&self) -> bool {
         self.melds.iter().any(|m| m.kind.is_open())
     }
@@ -473,6 +470,29 @@ impl Table {
         Ok(())
     }
 
+    /// A pon or open kan of `tile` from `target`'s discard with `consumed` from the hand;
+    /// returns the caller's seat index.
+    fn claim_set(
+        &mut self,
+        actor: u8,
+        target: u8,
+        tile: Tile,
+        consumed: &[Tile],
+        kind: MeldKind,
+    ) -> Result<usize, ReplayError> {
+        self.expect_hand()?;
+        let a = Self::check_seat(actor)?;
+        if consumed.iter().any(|t| t.index != tile.index) {
+            return refuse("a pon or kan takes tiles of the called kind only");
+        }
+        self.call_common(a, target, tile)?;
+        self.take_consumed(a, consumed)?;
+        let mut tiles = consumed.to_vec();
+        tiles.push(tile);
+        self.seats[a].melds.push(Meld { kind, tiles });
+        Ok(a)
+    }
+
     fn step(&mut self, event: &Event) -> Result<(), ReplayError> {
         self.settle_miss(event);
         match *event {
@@ -633,20 +653,10 @@ impl Table {
                 tile,
                 consumed,
             } => {
-                self.expect_hand()?;
-                let a = Self::check_seat(actor)?;
-                if consumed.iter().any(|t| t.index != tile.index) {
-                    return refuse("pon takes two tiles of the called kind");
-                }
-                self.call_common(a, target, tile)?;
-                self.take_consumed(a, &consumed)?;
+                let a = self.claim_set(actor, target, tile, &consumed, MeldKind::Pung)?;
                 if a == self.me as usize {
                     self.kuikae = vec![tile.index];
                 }
-                self.seats[a].melds.push(Meld {
-                    kind: MeldKind::Pung,
-                    tiles: vec![consumed[0], consumed[1], tile],
-                });
                 self.turn = Turn::Act {
                     seat: actor,
                     drawn: None,
@@ -660,17 +670,7 @@ impl Table {
                 tile,
                 consumed,
             } => {
-                self.expect_hand()?;
-                let a = Self::check_seat(actor)?;
-                if consumed.iter().any(|t| t.index != tile.index) {
-                    return refuse("a kan takes three tiles of the called kind");
-                }
-                self.call_common(a, target, tile)?;
-                self.take_consumed(a, &consumed)?;
-                self.seats[a].melds.push(Meld {
-                    kind: MeldKind::Kong,
-                    tiles: vec![consumed[0], consumed[1], consumed[2], tile],
-                });
+                self.claim_set(actor, target, tile, &consumed, MeldKind::Kong)?;
                 self.turn = Turn::Draw {
                     seat: actor,
                     rinshan: true,

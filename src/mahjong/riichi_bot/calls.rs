@@ -83,6 +83,22 @@ pub(super) fn call_options(table: &Table, from: u8, tile: Tile) -> Vec<(bool, [T
     out
 }
 
+fn call_action(pon: bool, target: u8, tile: Tile, consumed: [Tile; 2]) -> TableAction {
+    if pon {
+        TableAction::Pon {
+            target,
+            tile,
+            consumed,
+        }
+    } else {
+        TableAction::Chi {
+            target,
+            tile,
+            consumed,
+        }
+    }
+}
+
 /// The hand after a call: concealed counts, melds, and kinds then forbidden.
 pub(super) fn after_call(
     table: &Table,
@@ -173,19 +189,7 @@ pub(super) fn call_balanced(table: &Table, from: u8, tile: Tile) -> TableDecisio
             "all pungs"
         };
         if best.as_ref().is_none_or(|b| score < b.1) {
-            let action = if pon {
-                TableAction::Pon {
-                    target: from,
-                    tile,
-                    consumed,
-                }
-            } else {
-                TableAction::Chi {
-                    target: from,
-                    tile,
-                    consumed,
-                }
-            };
+            let action = call_action(pon, from, tile, consumed);
             best = Some((
                 action,
                 score,
@@ -246,19 +250,7 @@ pub(super) fn call_legacy(
         if best_after_call(&p, &c2, m2.len(), &forbidden, &live).is_none() {
             return pass("no legal discard after the call".into());
         }
-        let action = if pon {
-            TableAction::Pon {
-                target: from,
-                tile,
-                consumed,
-            }
-        } else {
-            TableAction::Chi {
-                target: from,
-                tile,
-                consumed,
-            }
-        };
+        let action = call_action(pon, from, tile, consumed);
         return TableDecision::new(action, d.reason, shanten_now);
     }
     pass("the chosen meld is not held".into())

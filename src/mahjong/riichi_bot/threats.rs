@@ -44,6 +44,7 @@ impl Threats {
             seat_winds: [0, 1, 2, 3].map(|s| table.seat_wind(s)),
             round_wind: table.round_wind,
             tiles_left: table.wall_left(),
+            furiten: true,
         };
         let seats = (0..4u8)
             .filter(|&s| s != table.me)
