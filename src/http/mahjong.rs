@@ -9,6 +9,7 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema,
 
 use super::error::{ApiError, Problem};
 use super::extract::ApiJson;
+use crate::mahjong::hong_kong_defence;
 use crate::mahjong::riichi_bot::{self, TableAction, TableDecision};
 use crate::mahjong::stateless::{self, Question, RiverEntry, TableFields};
 use crate::mahjong::tiles::{Meld, MeldKind, Tile, Variant};
@@ -187,9 +188,12 @@ macro_rules! mahjong_request {
             /// `classic` unless set; `balanced` for Riichi.
             #[serde(default)]
             pub strategy: Option<StrategyName>,
-            /// Riichi: what the seat knows of the table beyond its hand (rivers, the
-            /// others' melds and riichi, scores, the wall); the answer then weighs danger
-            /// and value as the mjai route does. Ignored by the other variants.
+            /// What the seat knows of the table beyond its hand (rivers, the others' melds
+            /// and riichi, scores, the wall). Riichi uses all of it: the answer then weighs
+            /// danger and value as the mjai route does. Hong Kong uses the river and the
+            /// others' melds to defend its discard against ready-looking opponents (claims
+            /// ignore it). Red Dragon ignores it: it wins by self-draw only, so nothing it
+            /// discards can deal in.
             #[serde(default)]
             pub table: Option<TableInput>,
             $($extra)*
@@ -232,7 +236,8 @@ macro_rules! mahjong_request {
             }
 
             /// The table fields, parsed; `None` unless the table bot answers (Riichi
-            /// with table fields or the balanced strategy).
+            /// with table fields or the balanced strategy). Hong Kong's defence parses
+            /// them itself (`hong_kong_table`).
             fn table_fields(&self, ctx: &DiscardContext) -> Result<Option<TableFields>, ApiError> {
                 if ctx.variant != Variant::Riichi
                     || (self.table.is_none() && ctx.strategy != Strategy::Balanced)
@@ -298,7 +303,7 @@ pub struct RiverInput {
     /// Discarded straight after drawing it.
     #[serde(default)]
     pub tsumogiri: bool,
-    /// The seat declared riichi with this discard.
+    /// Riichi: the seat declared riichi with this discard (unused by Hong Kong).
     #[serde(default)]
     pub riichi: bool,
     /// Another seat called this tile (it then stands in that seat's meld).
@@ -324,7 +329,9 @@ pub struct OpponentMeldsInput {
 /// Largest honba or riichi-stick count accepted.
 const MAX_STICKS: u32 = crate::mahjong::table::MAX_STICKS;
 
-/// Riichi: the table beyond the seat's hand.
+/// The table beyond the seat's hand. Hong Kong reads only `river` (seat, tile, tsumogiri,
+/// called) and `melds`; the Riichi parts (`riichi`, `scores`, `wall`, `honba`, `kyotaku`,
+/// `called_tile`) are checked but unused there.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableInput {
@@ -335,7 +342,7 @@ pub struct TableInput {
     pub river: Vec<RiverInput>,
     #[serde(default)]
     pub melds: OpponentMeldsInput,
-    /// Scores of self, right, across, left (default 25,000 each).
+    /// Riichi: scores of self, right, across, left (default 25,000 each).
     #[serde(default)]
     pub scores: Option<[i32; 4]>,
     /// Tiles left in the live wall, 0-69 (default: 69 less the river's length).
@@ -349,8 +356,8 @@ pub struct TableInput {
     #[serde(default)]
     #[schema(maximum = 100)]
     pub kyotaku: u32,
-    /// The tile the seat just called to make its last meld: kuikae forbids discarding
-    /// it (and, after a chi, the other end of the sequence) now.
+    /// Riichi: the tile the seat just called to make its last meld: kuikae forbids
+    /// discarding it (and, after a chi, the other end of the sequence) now.
     #[serde(default)]
     #[schema(example = "3m")]
     pub called_tile: Option<String>,
@@ -565,8 +572,12 @@ pub async fn discard(
     }
     mahjong::validate(&ctx).map_err(invalid)?;
     let fields = req.table_fields(&ctx)?;
+    let hk_fields = hong_kong_table(&req, &ctx)?;
     // The hand's numbers (plan, candidates) come from the stateless engine either way.
-    let d = mahjong::decide_discard(&ctx);
+    let mut d = mahjong::decide_discard(&ctx);
+    if let Some(hk) = &hk_fields {
+        d = hong_kong_defence::defend(&ctx, hk, d);
+    }
     let mut out = DiscardResponse {
         action: match d.action {
             Action::Discard => TurnAction::Discard,
@@ -598,6 +609,18 @@ pub async fn discard(
         apply_table_turn(&mut out, &t);
     }
     Ok(Json(out))
+}
+
+/// Hong Kong's table fields for its defence, parsed; `None` for the other variants or
+/// without `table`.
+fn hong_kong_table(
+    req: &DiscardRequest,
+    ctx: &DiscardContext,
+) -> Result<Option<TableFields>, ApiError> {
+    match &req.table {
+        Some(t) if ctx.variant == Variant::HongKong => t.fields().map(Some),
+        _ => Ok(None),
+    }
 }
 
 /// The table bot's own-turn decision in the discard route's terms.

@@ -1356,12 +1356,12 @@ mod tests {
                 for opp in (0..4u8).filter(|&o| o != me) {
                     prop_assert!(genbutsu(&off, opp).iter().all(|&g| !g));
                     let t = danger_table(&off, opp);
-                    for i in 0..KINDS {
+                    for (i, &p) in t.iter().enumerate() {
                         let dead_honor = i >= 27 && seen.get(i as u8) >= 4;
                         if dead_honor {
-                            prop_assert_eq!(t[i], 0.0);
+                            prop_assert_eq!(p, 0.0);
                         } else {
-                            prop_assert!((DEAL_IN_FLOOR..=DEAL_IN_CAP).contains(&t[i]));
+                            prop_assert!((DEAL_IN_FLOOR..=DEAL_IN_CAP).contains(&p));
                         }
                     }
                 }

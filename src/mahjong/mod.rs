@@ -1,12 +1,17 @@
 //! Pure mahjong decision engine: Hong Kong, Riichi and Red Dragon.
 //!
-//! No I/O. Two ways in:
+//! No I/O. Three ways in:
 //! * A hand: the HTTP layer parses JSON into a [`DiscardContext`], calls [`validate`]
 //!   (errors carry JSON-pointer paths) and then [`decide_discard`] or [`decide_claim`].
 //! * A Riichi table: [`table::Table`] is rebuilt from the game's events (the mjai front
 //!   end) or from a stateless request's table fields ([`stateless`]), and
 //!   [`riichi_bot::decide`] answers it, weighing danger ([`danger`]) against the hand's
 //!   value ([`scoring`]).
+//! * A Hong Kong table: the stateless request's river and opponent melds let
+//!   [`hong_kong_defence::defend`] reconsider [`decide_discard`]'s tile against ready-looking
+//!   opponents, with the danger model read without furiten (Hong Kong has none, so an
+//!   opponent's own discards are only safer, never safe).
+//! * Red Dragon has no defence: it wins by self-draw only, so no discard can deal in.
 //!
 //! Rule set (documented choices):
 //! * **Hong Kong** (136 tiles + 8 bonus tiles): chow/pung/kong calls, standard form, seven
@@ -32,6 +37,7 @@
 pub mod classic;
 pub mod danger;
 pub mod efficient;
+pub mod hong_kong_defence;
 pub mod riichi_bot;
 pub mod rules;
 pub mod scoring;

@@ -120,9 +120,10 @@ pub fn table_from(
         s.concealed = 13 - 3 * s.melds.len().min(4) as u8;
     }
     t.any_call = t.seats.iter().any(|s| !s.melds.is_empty());
-    let wall = fields
-        .wall
-        .unwrap_or_else(|| LIVE_WALL.saturating_sub(t.river.len() as u8 + 1));
+    let wall = fields.wall.unwrap_or_else(|| {
+        let discards = u8::try_from(t.river.len()).unwrap_or(u8::MAX);
+        LIVE_WALL.saturating_sub(discards.saturating_add(1))
+    });
     if wall >= LIVE_WALL {
         return Err(bad(
             "/table/wall",

@@ -267,3 +267,41 @@ async fn riichi_furiten_turns_a_win_on_a_discard_into_a_pass() {
     let r = claim(serde_json::json!({"furiten": true})).await;
     assert_eq!(r.json()["action"], "pass");
 }
+
+#[tokio::test]
+async fn hong_kong_defends_its_discard_with_the_table() {
+    // The right-hand seat has three melds and ten discards, 1m among them; the hand is two
+    // from ready, so it folds to the 1m (out of its own set) instead of a loose tile.
+    let river: Vec<serde_json::Value> = tiles("1z3z1m3s9p2m6z8m1p4m")
+        .into_iter()
+        .map(|t| serde_json::json!({"seat": "right", "tile": t}))
+        .collect();
+    let body = |table: Option<serde_json::Value>| {
+        let mut b = serde_json::json!({"variant": "hong_kong", "min_fan": 0,
+            "hand": "123m456p1357s9s247z", "strategy": "efficient"});
+        if let Some(t) = table {
+            b["table"] = t;
+        }
+        b
+    };
+    let table = serde_json::json!({"river": river, "melds": {"right": [
+        {"type": "chow", "tiles": "789m"},
+        {"type": "pung", "tiles": "222p"},
+        {"type": "pung", "tiles": "888p"}]}});
+    let plain = post("/mahjong/discard", body(None)).await;
+    assert_eq!(plain.status, 200, "{}", plain.text());
+    assert_ne!(plain.json()["tile"], "1m");
+    let r = post("/mahjong/discard", body(Some(table))).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["action"], "discard", "{v}");
+    assert_eq!(v["tile"], "1m", "{v}");
+    assert_eq!(v["riichi"], false);
+    assert!(v["reason"].as_str().unwrap().starts_with("defence"), "{v}");
+    let bad = serde_json::json!({"river": [{"seat": "right", "tile": "9q"}]});
+    let r = post("/mahjong/discard", body(Some(bad))).await;
+    assert_eq!(
+        assert_problem(&r, 422)["errors"][0]["pointer"],
+        "/table/river/0/tile"
+    );
+}
