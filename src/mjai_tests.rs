@@ -227,3 +227,34 @@ fn stdio_session_keeps_state_across_lines() {
     assert_eq!(lines[2]["type"], "none");
     assert!(lines[2]["error"].as_str().unwrap().contains("not JSON"));
 }
+
+#[test]
+fn robs_an_added_kan_that_completes_the_hand() {
+    // ready on 1m-4m; seat 1 pons 1m, later adds the fourth 1m: chankan is a yaku
+    let hand = [
+        "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "6s", "6s",
+    ];
+    let mut log = vec![start(&hand), tsumo(0, "N"), dahai(0, "N", true)];
+    log.push(tsumo(1, "?"));
+    log.push(dahai(1, "W", true));
+    log.push(tsumo(2, "?"));
+    log.push(dahai(2, "1m", true));
+    log.push(
+        json!({"type": "pon", "actor": 1, "target": 2, "pai": "1m", "consumed": ["1m", "1m"]}),
+    );
+    log.push(dahai(1, "S", false));
+    log.push(tsumo(2, "?"));
+    log.push(dahai(2, "9p", true));
+    log.push(tsumo(3, "?"));
+    log.push(dahai(3, "9p", true));
+    log.push(tsumo(0, "E"));
+    log.push(dahai(0, "E", true));
+    log.push(tsumo(1, "?"));
+    log.push(json!({"type": "kakan", "actor": 1, "pai": "1m", "consumed": ["1m", "1m", "1m"]}));
+    for s in all_strategies() {
+        let a = decide(&log, s);
+        assert_eq!(a["type"], "hora", "{s:?}: {a}");
+        assert_eq!(a["target"], 1);
+        assert_eq!(a["pai"], "1m");
+    }
+}
