@@ -470,6 +470,18 @@ impl Table {
         Ok(())
     }
 
+    /// A kan is declared on a turn that began with a draw, not right after a call.
+    fn expect_drawn_turn(&self, actor: u8, what: &str) -> Result<(), ReplayError> {
+        match self.turn {
+            Turn::Act {
+                seat,
+                after_call: false,
+                ..
+            } if seat == actor => Ok(()),
+            _ => refuse(format!("seat {actor} cannot {what} now")),
+        }
+    }
+
     /// A pon or open kan of `tile` from `target`'s discard with `consumed` from the hand;
     /// returns the caller's seat index.
     fn claim_set(
@@ -679,14 +691,7 @@ impl Table {
             Event::Kakan { actor, tile } => {
                 self.expect_hand()?;
                 let a = Self::check_seat(actor)?;
-                match self.turn {
-                    Turn::Act {
-                        seat,
-                        after_call: false,
-                        ..
-                    } if seat == actor => {}
-                    _ => return refuse(format!("seat {actor} cannot add a kan now")),
-                }
+                self.expect_drawn_turn(actor, "add a kan")?;
                 let Some(m) = self.seats[a]
                     .melds
                     .iter()
@@ -711,14 +716,7 @@ impl Table {
             Event::Ankan { actor, consumed } => {
                 self.expect_hand()?;
                 let a = Self::check_seat(actor)?;
-                match self.turn {
-                    Turn::Act {
-                        seat,
-                        after_call: false,
-                        ..
-                    } if seat == actor => {}
-                    _ => return refuse(format!("seat {actor} cannot declare a kan now")),
-                }
+                self.expect_drawn_turn(actor, "declare a kan")?;
                 if consumed.iter().any(|t| t.index != consumed[0].index) {
                     return refuse("a concealed kan is four tiles of one kind");
                 }
