@@ -1,4 +1,4 @@
-//! Pure gomoku engine (issue 7): freestyle, standard and renju on boards 5×5 to 22×22.
+//! Pure gomoku engine: freestyle, standard and renju on boards 5×5 to 22×22.
 //!
 //! * [`Board`] keeps, for every empty cell, each side's pattern code in each of the four
 //!   line directions (five, straight four, four, open three, three, open two, ...), read

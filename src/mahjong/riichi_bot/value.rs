@@ -70,18 +70,15 @@ pub(super) fn dora_kinds(table: &Table) -> Vec<u8> {
 }
 
 pub(super) fn dora_in(table: &Table, conc: &TileCounts, reds: u32) -> u32 {
-    let melded: u32 = table
-        .my_seat()
-        .melds
+    let mut whole = *conc;
+    for t in table.my_seat().melds.iter().flat_map(|m| m.tiles.iter()) {
+        whole.add(t.index);
+    }
+    let dora: u32 = dora_kinds(table)
         .iter()
-        .flat_map(|m| m.tiles.iter())
-        .map(|t| dora_kinds(table).iter().filter(|&&d| d == t.index).count() as u32)
+        .map(|&d| u32::from(whole.get(d)))
         .sum();
-    let held: u32 = dora_kinds(table)
-        .iter()
-        .map(|&d| u32::from(conc.get(d)))
-        .sum();
-    melded + held + reds
+    dora + reds
 }
 
 /// Average points of a ready hand over its live waits, by ron, with riichi when closed.
