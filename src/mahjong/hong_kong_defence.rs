@@ -38,6 +38,19 @@ pub const PUSH_UKEIRE_SHARE: f64 = 0.9;
 /// to estimate the wall when the caller does not say; bonus-tile replacements are ignored.
 const HK_WALL_AFTER_DEAL: u8 = 83;
 
+/// The request's river as the danger model reads it.
+fn danger_river(fields: &TableFields) -> Vec<RiverTile> {
+    fields
+        .river
+        .iter()
+        .map(|r| RiverTile {
+            seat: r.seat,
+            tile: r.tile,
+            tsumogiri: r.tsumogiri,
+        })
+        .collect()
+}
+
 /// The decision to make: the engine's `decision`, or a safer discard when an opponent
 /// threatens (see the module doc). Only Hong Kong discards are reconsidered.
 pub fn defend(
@@ -48,15 +61,7 @@ pub fn defend(
     if ctx.variant != Variant::HongKong || decision.action != Action::Discard {
         return decision;
     }
-    let river: Vec<RiverTile> = fields
-        .river
-        .iter()
-        .map(|r| RiverTile {
-            seat: r.seat,
-            tile: r.tile,
-            tsumogiri: r.tsumogiri,
-        })
-        .collect();
+    let river = danger_river(fields);
     let view = view(ctx, fields, &river);
     let read = danger::table_danger(&view);
     let threat = read
@@ -265,15 +270,7 @@ mod tests {
             .unwrap();
         assert_eq!((out.shanten, out.ukeire), (cand.shanten, cand.ukeire));
         // a live middle tile of the hand is more dangerous than the passed tiles
-        let rv: Vec<RiverTile> = fields
-            .river
-            .iter()
-            .map(|r| RiverTile {
-                seat: r.seat,
-                tile: r.tile,
-                tsumogiri: r.tsumogiri,
-            })
-            .collect();
+        let rv = danger_river(&fields);
         let t = danger::table_danger(&view(&c, &fields, &rv));
         for passed in ["1m", "3s"] {
             let p = t.combined[k(passed) as usize];
