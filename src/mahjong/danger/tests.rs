@@ -232,15 +232,9 @@ fn kabe_and_one_chance_make_tiles_safer() {
     assert!(deal_in_probability(&both, 1, k("7m")) < d(&plain) / 2.0);
 }
 
-#[test]
-fn flush_opponent_makes_its_suit_dangerous() {
-    let r = turns([
-        "1z2z3z4z5z6z",
-        "1m9p2s5p8m3s",
-        "7z6z5z4z3z2z",
-        "3z4z5z6z7z2z",
-    ]);
-    let pon = [
+/// An open hand showing only bamboo: a pon of 7s and a chi of 123s.
+fn bamboo_melds() -> [Meld; 2] {
+    [
         Meld {
             kind: MeldKind::Pung,
             tiles: parse_tiles("777s").unwrap(),
@@ -249,7 +243,18 @@ fn flush_opponent_makes_its_suit_dangerous() {
             kind: MeldKind::Chow,
             tiles: parse_tiles("123s").unwrap(),
         },
-    ];
+    ]
+}
+
+#[test]
+fn flush_opponent_makes_its_suit_dangerous() {
+    let r = turns([
+        "1z2z3z4z5z6z",
+        "1m9p2s5p8m3s",
+        "7z6z5z4z3z2z",
+        "3z4z5z6z7z2z",
+    ]);
+    let pon = bamboo_melds();
     let mut v = view(&r, "");
     v.melds[1] = &pon;
     assert_eq!(flush_suit(&v, 1), None, "3s is among the last six discards");
@@ -397,16 +402,7 @@ fn without_furiten_a_flush_opponent_makes_its_suit_dangerous() {
         "7z6z5z4z3z2z1z7z",
         "3z4z5z6z7z2z3z3z",
     ]);
-    let pon = [
-        Meld {
-            kind: MeldKind::Pung,
-            tiles: parse_tiles("777s").unwrap(),
-        },
-        Meld {
-            kind: MeldKind::Chow,
-            tiles: parse_tiles("123s").unwrap(),
-        },
-    ];
+    let pon = bamboo_melds();
     let mut v = view(&r, "");
     v.furiten = false;
     v.melds[1] = &pon;
