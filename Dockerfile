@@ -23,13 +23,17 @@ WORKDIR /build
 # validates declared targets even when it does not build them).
 COPY . .
 
+# The commit the binary reports (/healthz, the gamebot-version header, gamebot_build_info):
+# .git is not in the build context, so pass it: --build-arg REVISION=$(git rev-parse --short=12 HEAD).
+ARG REVISION=unknown
+
 # --locked: fail instead of silently updating Cargo.lock. Only the server binary goes into the
 # image. The binary is copied out of the cache-mounted target/ in the same RUN, because cache
 # mounts are not part of the resulting layer.
 RUN --mount=type=cache,id=gamebot-cargo-registry,target=/usr/local/cargo/registry,sharing=locked \
     --mount=type=cache,id=gamebot-cargo-git,target=/usr/local/cargo/git,sharing=locked \
     --mount=type=cache,id=gamebot-target,target=/build/target,sharing=locked \
-    cargo build --release --locked --bin gamebot \
+    GAMEBOT_COMMIT="${REVISION}" cargo build --release --locked --bin gamebot \
  && install -D -m 0755 target/release/gamebot /out/gamebot
 
 # Runtime stage: distroless "cc" = glibc + libgcc_s (needed by Rust's panic unwinding) + CA certs

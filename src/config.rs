@@ -29,9 +29,15 @@ pub struct Config {
     pub max_budget_ms: u64,
     pub body_limit_bytes: usize,
     pub cache_mib: usize,
+    pub search_memory_mib: usize,
     pub log_format: LogFormat,
     pub log_level: String,
     pub drain_timeout_ms: u64,
+    pub header_read_timeout_ms: u64,
+    pub body_read_timeout_ms: u64,
+    pub idle_timeout_ms: u64,
+    pub max_connections: usize,
+    pub cors_origins: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -165,6 +171,39 @@ impl Config {
         if !(1..=65_536).contains(&self.cache_mib) {
             return Err(ConfigError::invalid("cache_mib", "must be 1 to 65536"));
         }
+        if !(16..=1 << 20).contains(&self.search_memory_mib) {
+            return Err(ConfigError::invalid(
+                "search_memory_mib",
+                "must be 16 to 1048576",
+            ));
+        }
+        for (setting, ms) in [
+            ("header_read_timeout_ms", self.header_read_timeout_ms),
+            ("body_read_timeout_ms", self.body_read_timeout_ms),
+            ("idle_timeout_ms", self.idle_timeout_ms),
+        ] {
+            if !(1..=3_600_000).contains(&ms) {
+                return Err(ConfigError::invalid(setting, "must be 1 to 3600000"));
+            }
+        }
+        if !(1..=1_000_000).contains(&self.max_connections) {
+            return Err(ConfigError::invalid(
+                "max_connections",
+                "must be 1 to 1000000",
+            ));
+        }
+        for origin in &self.cors_origins {
+            let ok = origin == "*"
+                || ((origin.starts_with("http://") || origin.starts_with("https://"))
+                    && axum::http::HeaderValue::from_str(origin).is_ok()
+                    && !origin.ends_with('/'));
+            if !ok {
+                return Err(ConfigError::invalid(
+                    "cors_origins",
+                    format!("`{origin}` is not \"*\" or an origin such as https://example.com"),
+                ));
+            }
+        }
         if tracing_subscriber::EnvFilter::try_new(&self.log_level).is_err() {
             return Err(ConfigError::invalid(
                 "log_level",
@@ -191,6 +230,23 @@ impl Config {
 
     pub fn drain_timeout(&self) -> Duration {
         Duration::from_millis(self.drain_timeout_ms)
+    }
+
+    pub fn header_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.header_read_timeout_ms)
+    }
+
+    pub fn body_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.body_read_timeout_ms)
+    }
+
+    pub fn idle_timeout(&self) -> Duration {
+        Duration::from_millis(self.idle_timeout_ms)
+    }
+
+    /// The search-table budget in bytes.
+    pub fn search_memory_bytes(&self) -> usize {
+        self.search_memory_mib << 20
     }
 }
 
@@ -229,6 +285,14 @@ fn typed_like(default: &Value, raw: &str, name: &str) -> Result<Value, ConfigErr
             .parse::<bool>()
             .map(Value::Boolean)
             .map_err(|_| ConfigError::invalid(name, format!("`{raw}` is not true or false"))),
+        // Lists are comma-separated; empty means an empty list.
+        Value::Array(_) => Ok(Value::Array(
+            raw.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| Value::String(s.to_string()))
+                .collect(),
+        )),
         _ => Ok(Value::String(raw.to_string())),
     }
 }
@@ -291,6 +355,14 @@ mod tests {
             ("GAMEBOT_CACHE_MIB", "0", "cache_mib"),
             ("GAMEBOT_DEFAULT_BUDGET_MS", "999999", "default_budget_ms"),
             ("GAMEBOT_LOG_LEVEL", "info,=[", "log_level"),
+            (
+                "GAMEBOT_HEADER_READ_TIMEOUT_MS",
+                "0",
+                "header_read_timeout_ms",
+            ),
+            ("GAMEBOT_MAX_CONNECTIONS", "0", "max_connections"),
+            ("GAMEBOT_SEARCH_MEMORY_MIB", "1", "search_memory_mib"),
+            ("GAMEBOT_CORS_ORIGINS", "example.com", "cors_origins"),
         ];
         for (var, value, setting) in cases {
             let err = Config::load(None, env(&[(var, value)]), Table::new()).unwrap_err();
@@ -324,5 +396,23 @@ mod tests {
         let err =
             Config::load(Some(&dir.join("missing.toml")), env(&[]), Table::new()).unwrap_err();
         assert!(matches!(err, ConfigError::File { .. }));
+    }
+
+    #[test]
+    fn cors_origins_from_the_environment_are_a_comma_separated_list() {
+        let c = Config::load(
+            None,
+            env(&[(
+                "GAMEBOT_CORS_ORIGINS",
+                "https://a.example, http://localhost:3000",
+            )]),
+            Table::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            c.cors_origins,
+            ["https://a.example", "http://localhost:3000"]
+        );
+        assert!(Config::defaults().cors_origins.is_empty());
     }
 }

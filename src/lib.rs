@@ -1,7 +1,7 @@
 //! gamebot: game-bot decisions over HTTP.
 //!
 //! Engines (pure, no HTTP) live in their own modules; `http` is the thin web
-//! layer; `pool`, `cache`, `config` and `rng` are the shared machinery.
+//! layer; `pool`, `memory`, `cache`, `config` and `rng` are the shared machinery.
 
 pub mod cache;
 pub mod config;
@@ -9,9 +9,11 @@ pub mod doudizhu;
 pub mod gomoku;
 pub mod http;
 pub mod mahjong;
+pub mod memory;
 pub mod mjai;
 pub mod piskvork;
 pub mod pool;
 pub mod rng;
 pub mod server;
 pub mod telemetry;
+pub mod version;

@@ -133,12 +133,27 @@ fn serve(config: Config) -> ExitCode {
             }
         };
         let state = AppState::new(config);
+        let open_files = gamebot::server::raise_open_file_limit();
         tracing::info!(
             listen = %state.config.listen,
             workers = state.pool.stats().workers,
             cache_mib = state.config.cache_mib,
+            search_memory_mib = state.config.search_memory_mib,
+            max_connections = state.config.max_connections,
+            open_file_limit = open_files,
+            version = gamebot::version::full(),
             "gamebot serving"
         );
+        // Each connection is a descriptor; leave room for the rest.
+        if let Some(limit) = open_files
+            && (state.config.max_connections as u64).saturating_add(64) > limit
+        {
+            tracing::warn!(
+                max_connections = state.config.max_connections,
+                open_file_limit = limit,
+                "max_connections is above what the open-file limit allows; lower it or raise the limit"
+            );
+        }
         let router = http::app(state.clone());
         match gamebot::server::serve(listener, router, &state, gamebot::server::shutdown_signal())
             .await

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
+use crate::memory::{MemoryBudget, Reservation};
+
 /// Tells a running search when to give up: at its deadline, or as soon as
 /// someone cancels it. Cheap to clone and to poll.
 #[derive(Debug, Clone)]
@@ -23,6 +25,8 @@ pub struct Stop {
     /// Work cap in search nodes (`u64::MAX` = none). Unlike the deadline it
     /// does not depend on machine speed, so capped searches are reproducible.
     node_limit: u64,
+    /// What the search's own tables may take (none: no limit but their own).
+    memory: Option<Arc<MemoryBudget>>,
 }
 
 impl Stop {
@@ -31,6 +35,7 @@ impl Stop {
             deadline: Some(deadline),
             cancelled: Arc::default(),
             node_limit: u64::MAX,
+            memory: None,
         }
     }
 
@@ -44,6 +49,33 @@ impl Stop {
             deadline: None,
             cancelled: Arc::default(),
             node_limit: u64::MAX,
+            memory: None,
+        }
+    }
+
+    /// This stop, with its searches' tables held to `budget`.
+    pub fn with_memory(self, budget: Arc<MemoryBudget>) -> Stop {
+        Stop {
+            memory: Some(budget),
+            ..self
+        }
+    }
+
+    /// This stop, with the memory budget of `other` (a search that makes its
+    /// own stops for sub-searches keeps them within the request's budget).
+    pub fn with_memory_of(self, other: &Stop) -> Stop {
+        Stop {
+            memory: other.memory.clone(),
+            ..self
+        }
+    }
+
+    /// A reservation of `base_bytes` against this stop's memory budget, for
+    /// a search table to grow from.
+    pub fn reserve_memory(&self, base_bytes: usize) -> Reservation {
+        match &self.memory {
+            Some(budget) => budget.reserve_base(base_bytes),
+            None => Reservation::unbudgeted(),
         }
     }
 
@@ -102,6 +134,8 @@ pub struct PoolStats {
     pub queued: usize,
     pub rejected: u64,
     pub completed: u64,
+    /// Searches stopped because their request went away.
+    pub cancelled: u64,
 }
 
 #[derive(Debug)]
@@ -112,6 +146,7 @@ pub struct SearchPool {
     counters: Arc<Counters>,
     default_budget: Duration,
     max_budget: Duration,
+    memory: Arc<MemoryBudget>,
 }
 
 #[derive(Debug, Default)]
@@ -120,6 +155,7 @@ struct Counters {
     running: AtomicUsize,
     rejected: AtomicU64,
     completed: AtomicU64,
+    cancelled: AtomicU64,
 }
 
 impl SearchPool {
@@ -137,7 +173,18 @@ impl SearchPool {
             counters: Arc::default(),
             default_budget,
             max_budget,
+            memory: MemoryBudget::new(usize::MAX),
         }
+    }
+
+    /// Holds the search tables of all workers together to `bytes`.
+    pub fn with_memory_budget(mut self, bytes: usize) -> Self {
+        self.memory = MemoryBudget::new(bytes);
+        self
+    }
+
+    pub fn memory(&self) -> &MemoryBudget {
+        &self.memory
     }
 
     /// The budget of a request: its `budget_ms`, or the default, never above the maximum.
@@ -161,7 +208,7 @@ impl SearchPool {
         F: FnOnce(&Stop) -> T + Send + 'static,
     {
         let admission = self.admit()?;
-        let stop = Stop::after(budget);
+        let stop = Stop::after(budget).with_memory(self.memory.clone());
         let cancel_on_drop = CancelOnDrop(Some(stop.clone()));
 
         // Waiting here is "queued". The semaphore is never closed.
@@ -182,7 +229,12 @@ impl SearchPool {
             counters.running.fetch_add(1, Ordering::Relaxed);
             let _running = Decrement(&counters.running);
             let out = job(&stop);
-            counters.completed.fetch_add(1, Ordering::Relaxed);
+            let counter = if stop.is_cancelled() {
+                &counters.cancelled
+            } else {
+                &counters.completed
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
             out
         });
         let result = handle.await;
@@ -226,6 +278,7 @@ impl SearchPool {
             queued: admitted.saturating_sub(running),
             rejected: self.counters.rejected.load(Ordering::Relaxed),
             completed: self.counters.completed.load(Ordering::Relaxed),
+            cancelled: self.counters.cancelled.load(Ordering::Relaxed),
         }
     }
 }
@@ -379,8 +432,11 @@ mod tests {
             );
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
+        let s = pool.stats();
+        assert_eq!((s.cancelled, s.completed), (1, 0), "counted as cancelled");
         // The worker is free again: a new search runs.
         assert!(pool.run(Duration::from_millis(5), spin).await.is_ok());
+        assert_eq!(pool.stats().completed, 1);
     }
 
     #[tokio::test]

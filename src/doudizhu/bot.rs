@@ -579,7 +579,8 @@ pub fn choose_play_with(
                     .mul_f64(SEARCH_TIME_SHARE),
         ),
         None => Stop::never(),
-    };
+    }
+    .with_memory_of(budget);
     let searchable = total <= SEARCH_MAX_TOTAL || (threat && total <= SEARCH_MAX_TOTAL_THREAT);
     if searchable {
         let mut d = search(

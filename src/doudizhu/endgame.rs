@@ -64,6 +64,7 @@ use crate::cache::{CacheKey, KEY_WORDS, TranspositionCache};
 use crate::doudizhu::{
     Combo, ComboType, Hand, Rules, beats, classify, legal_moves_into, min_plays,
 };
+use crate::memory::Reservation;
 use crate::pool::Stop;
 
 // ------------------------------------------------------------------ seats
@@ -709,7 +710,7 @@ impl<'a> Solver<'a> {
             next,
             stop,
             shared,
-            table: Table::new(1 << 14),
+            table: Table::new(1 << 14, stop),
             weights,
             field,
             plays,
@@ -1328,11 +1329,13 @@ impl Drop for Solver<'_> {
         if self.table.buckets.len() * BUCKET >= FREE_IN_BACKGROUND_SLOTS {
             let slots = std::mem::take(&mut self.table.buckets);
             let plays = std::mem::take(&mut self.plays);
+            // The budget gets the bytes back once they are really freed.
+            let memory = std::mem::replace(&mut self.table.memory, Reservation::unbudgeted());
             // If no thread can be started, the closure (and the memory) is
             // simply dropped here.
             let _ = std::thread::Builder::new()
                 .name("endgame-free".into())
-                .spawn(move || drop((slots, plays)));
+                .spawn(move || drop((slots, plays, memory)));
         }
     }
 }
@@ -1376,22 +1379,31 @@ const BUCKET: usize = 4;
 struct Bucket([Slot; BUCKET]);
 
 /// Per-solve table of exact results: buckets of four slots, doubling while
-/// under [`MAX_TABLE_SLOTS`], then replacing the cheapest entry of a bucket.
+/// under [`MAX_TABLE_SLOTS`] and the workers' memory budget allows, then
+/// replacing the cheapest entry of a bucket.
 struct Table {
     buckets: Vec<Bucket>,
     len: usize,
     /// No more doubling (the deadline is near).
     frozen: bool,
+    /// The table's bytes, held against the workers' shared memory budget;
+    /// a doubling the budget refuses does not happen.
+    memory: Reservation,
 }
 
 impl Table {
-    fn new(slots: usize) -> Table {
+    /// A table of `slots` slots, held against `stop`'s memory budget (the
+    /// starting table is small and always allowed).
+    fn new(slots: usize, stop: &Stop) -> Table {
+        let len = (slots / BUCKET).max(1);
+        let memory = stop.reserve_memory(len * std::mem::size_of::<Bucket>());
         let mut buckets = Vec::new();
-        resize_advised(&mut buckets, (slots / BUCKET).max(1));
+        resize_advised(&mut buckets, len);
         Table {
             buckets,
             len: 0,
             frozen: false,
+            memory,
         }
     }
 
@@ -1431,7 +1443,16 @@ impl Table {
             && self.buckets.len() * BUCKET < MAX_TABLE_SLOTS
             && !self.frozen
         {
-            self.grow();
+            if self
+                .memory
+                .try_grow(self.buckets.len() * std::mem::size_of::<Bucket>())
+            {
+                self.grow();
+            } else {
+                // Asked again at the next poll of the stop, by when another
+                // search may have given memory back.
+                self.frozen = true;
+            }
         }
         let log_work = ((32 - work.leading_zeros()) / 2).min(15) as u128;
         self.put(key.0 | log_work << WORK_SHIFT | if win { WIN_BIT } else { 0 });

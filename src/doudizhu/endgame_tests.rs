@@ -481,6 +481,41 @@ fn matches_plain_solver_larger_duels() {
     }
 }
 
+/// A search held to a memory budget keeps its table within it and still
+/// solves exactly; the budget gets every byte back.
+#[test]
+fn the_table_stays_within_the_memory_budget() {
+    use crate::memory::MemoryBudget;
+    // Big enough for the starting table only.
+    let tiny = MemoryBudget::new(300 << 10);
+    let mut rng = StdRng::seed_from_u64(17);
+    for _ in 0..100 {
+        let p = random_position(&mut rng, 2, 8);
+        let stop = Stop::never().with_memory(tiny.clone());
+        check(&p, &solve_endgame(&p, &stop, None));
+    }
+    assert!(tiny.peak() <= tiny.limit());
+    assert_eq!(tiny.used(), 0);
+
+    // Three hands of ten soon want more than the starting 256 KiB; they get
+    // no more.
+    let budget = MemoryBudget::new(400 << 10);
+    for _ in 0..20 {
+        let p = random_position(&mut rng, 3, 10);
+        let stop = Stop::never()
+            .with_node_limit(300_000)
+            .with_memory(budget.clone());
+        let sol = solve_endgame(&p, &stop, None);
+        assert!(sol.best_move.is_some() || sol.outcome != Outcome::Unknown);
+    }
+    assert!(
+        budget.refused() > 0,
+        "the table asked to grow past the budget"
+    );
+    assert!(budget.peak() <= budget.limit(), "peak {}", budget.peak());
+    assert_eq!(budget.used(), 0);
+}
+
 #[test]
 fn shared_cache_answers_repeats_and_successors() {
     let cache = TranspositionCache::with_mib(16);

@@ -57,6 +57,8 @@ pub enum ApiError {
     PayloadTooLarge,
     #[error("the request could not be read: {0}")]
     BadRequest(String),
+    #[error("the request body did not arrive within the configured time (body_read_timeout_ms)")]
+    RequestTimeout,
     #[error("the request is well-formed JSON but describes an invalid game state")]
     Invalid(Vec<FieldError>),
     #[error("no route matches {0}")]
@@ -69,9 +71,23 @@ pub enum ApiError {
     Draining,
     #[error("internal error: {0}")]
     Internal(String),
+    /// Any other error status, for answers made outside the handlers (the
+    /// bundled Swagger UI's) that must still be problems.
+    #[error("{}", .0.canonical_reason().unwrap_or("error"))]
+    Status(StatusCode),
 }
 
 impl ApiError {
+    /// A 404 naming the path (cut short: a path can be 64 KiB long).
+    pub fn not_found(path: &str) -> Self {
+        const SHOWN: usize = 200;
+        let mut shown: String = path.chars().take(SHOWN).collect();
+        if shown.len() < path.len() {
+            shown.push('…');
+        }
+        ApiError::NotFound(shown)
+    }
+
     /// A validation failure of one field.
     pub fn field(pointer: impl Into<String>, message: impl Into<String>) -> Self {
         ApiError::Invalid(vec![FieldError::new(pointer, message)])
@@ -80,6 +96,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::MalformedJson(_) | ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -87,6 +104,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Overloaded(_) | ApiError::Draining => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Status(status) => *status,
         }
     }
 
@@ -94,6 +112,7 @@ impl ApiError {
         match self {
             ApiError::MalformedJson(_) => ("malformed-json", "Malformed JSON"),
             ApiError::BadRequest(_) => ("bad-request", "Bad request"),
+            ApiError::RequestTimeout => ("request-timeout", "Request timeout"),
             ApiError::UnsupportedMediaType => ("unsupported-media-type", "Unsupported media type"),
             ApiError::PayloadTooLarge => ("payload-too-large", "Payload too large"),
             ApiError::Invalid(_) => ("invalid-request", "Invalid request"),
@@ -102,6 +121,7 @@ impl ApiError {
             ApiError::Overloaded(_) => ("overloaded", "Overloaded"),
             ApiError::Draining => ("draining", "Shutting down"),
             ApiError::Internal(_) => ("internal", "Internal error"),
+            ApiError::Status(_) => ("http-error", "HTTP error"),
         }
     }
 
@@ -163,9 +183,43 @@ pub fn panic_response(payload: Box<dyn std::any::Any + Send + 'static>) -> Respo
 }
 
 pub async fn not_found(uri: axum::http::Uri) -> ApiError {
-    ApiError::NotFound(uri.path().to_string())
+    ApiError::not_found(uri.path())
 }
 
 pub async fn method_not_allowed() -> ApiError {
     ApiError::MethodNotAllowed
+}
+
+/// Makes every error answer a problem, whoever made it: a 4xx or 5xx
+/// response of another content type (the Swagger UI's empty 404 for
+/// `/docs/..`, say) is replaced by the problem of its status.
+pub async fn problems_only(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let path = req.uri().path().to_string();
+    let response = next.run(req).await;
+    let status = response.status();
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
+    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+        return response;
+    }
+    let error = match status {
+        StatusCode::NOT_FOUND => ApiError::not_found(&path),
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::MethodNotAllowed,
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+        other => ApiError::Status(other),
+    };
+    let mut problem = error.into_response();
+    // Keep what the original answer said about the resource (Allow, CORS).
+    let original = response.headers();
+    for name in original.keys() {
+        if name == header::CONTENT_LENGTH || problem.headers().contains_key(name) {
+            continue;
+        }
+        for value in original.get_all(name) {
+            problem.headers_mut().append(name, value.clone());
+        }
+    }
+    problem
 }

@@ -7,6 +7,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::header;
 
 use super::error::{ApiError, FieldError};
+use super::middleware::BodyDeadline;
 
 pub struct ApiJson<T>(pub T);
 
@@ -21,7 +22,16 @@ where
         if !is_json(req.headers()) {
             return Err(ApiError::UnsupportedMediaType);
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+        // A client that trickles its body is cut off at the deadline.
+        let deadline = req.extensions().get::<BodyDeadline>().map(|d| d.0);
+        let read = Bytes::from_request(req, state);
+        let read = match deadline {
+            Some(at) => tokio::time::timeout_at(at.into(), read)
+                .await
+                .map_err(|_| ApiError::RequestTimeout)?,
+            None => read.await,
+        };
+        let bytes = read.map_err(|rejection| {
             if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::PayloadTooLarge
             } else {

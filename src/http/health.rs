@@ -17,12 +17,29 @@ pub struct Status {
     pub status: &'static str,
 }
 
-/// Liveness: 200 while the process runs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    #[schema(example = "ok")]
+    pub status: &'static str,
+    /// The package version.
+    #[schema(example = "0.1.0")]
+    pub version: &'static str,
+    /// The commit the binary was built from (`unknown` when built without one).
+    #[schema(example = "4544d86a1b2c")]
+    pub commit: &'static str,
+}
+
+/// Liveness: 200 while the process runs, with the build it runs (the same
+/// seed gives the same answer on the same build).
 #[utoipa::path(get, path = "/healthz", tag = "operations",
-    responses((status = 200, description = "The process is alive", body = Status,
-               example = json!({"status": "ok"}))))]
-pub async fn healthz() -> Json<Status> {
-    Json(Status { status: "ok" })
+    responses((status = 200, description = "The process is alive", body = Health,
+               example = json!({"status": "ok", "version": "0.1.0", "commit": "4544d86a1b2c"}))))]
+pub async fn healthz() -> Json<Health> {
+    Json(Health {
+        status: "ok",
+        version: crate::version::VERSION,
+        commit: crate::version::COMMIT,
+    })
 }
 
 /// Readiness: 200 while serving, 503 once shutdown has begun.

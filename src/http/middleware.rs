@@ -1,16 +1,24 @@
-//! Per-request observability: the `x-request-id` (taken from the request or
-//! made up), one structured log line, and the request metrics.
+//! Per-request middleware: the `x-request-id` (taken from the request or made
+//! up), the version header, one structured log line and the request metrics
+//! ([`observe`]); and the body limits checked before a handler runs
+//! ([`limit_body`]).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::HeaderValue;
+use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 use super::AppState;
+use super::error::ApiError;
+use super::metrics::method_label;
 
 pub const REQUEST_ID: &str = "x-request-id";
+
+/// The status logged and counted for a request whose client went away before
+/// the answer (nginx's "client closed request").
+pub const CLIENT_CLOSED_REQUEST: u16 = 499;
 
 /// Request ids from clients are echoed only when short and printable, so
 /// logs and headers cannot be abused.
@@ -21,7 +29,6 @@ fn usable_id(value: &HeaderValue) -> Option<String> {
 }
 
 pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let started = Instant::now();
     let id = req
         .headers()
         .get(REQUEST_ID)
@@ -35,23 +42,99 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
         .get::<MatchedPath>()
         .map_or("unmatched", |p| p.as_str())
         .to_string();
-    let method = req.method().clone();
+    let mut record = RequestRecord {
+        state,
+        id,
+        route,
+        method: method_label(req.method()),
+        started: Instant::now(),
+        answered: false,
+    };
 
     let mut response = next.run(req).await;
 
-    response.headers_mut().insert(REQUEST_ID, header);
-    let status = response.status().as_u16();
-    let elapsed = started.elapsed();
-    state
-        .metrics
-        .observe(&route, method.as_str(), status, elapsed.as_secs_f64());
-    tracing::info!(
-        request_id = %id,
-        method = %method,
-        route = %route,
-        status,
-        latency_ms = elapsed.as_secs_f64() * 1000.0,
-        "request"
+    let headers = response.headers_mut();
+    headers.insert(REQUEST_ID, header);
+    headers.insert(
+        crate::version::HEADER,
+        HeaderValue::from_static(crate::version::full()),
     );
+    record.finish(response.status().as_u16());
     response
+}
+
+/// Logs and counts one request when it ends: with its status when answered,
+/// or as [`CLIENT_CLOSED_REQUEST`] when dropped unanswered (hyper drops the
+/// request's future when its client disconnects).
+struct RequestRecord {
+    state: AppState,
+    id: String,
+    route: String,
+    method: &'static str,
+    started: Instant,
+    answered: bool,
+}
+
+impl RequestRecord {
+    fn finish(&mut self, status: u16) {
+        self.answered = true;
+        let elapsed = self.started.elapsed();
+        self.state
+            .metrics
+            .observe(&self.route, self.method, status, elapsed.as_secs_f64());
+        let latency_ms = elapsed.as_secs_f64() * 1000.0;
+        if status == CLIENT_CLOSED_REQUEST {
+            tracing::warn!(
+                request_id = %self.id,
+                method = self.method,
+                route = %self.route,
+                status,
+                latency_ms,
+                "request abandoned: the client closed the connection"
+            );
+        } else {
+            tracing::info!(
+                request_id = %self.id,
+                method = self.method,
+                route = %self.route,
+                status,
+                latency_ms,
+                "request"
+            );
+        }
+    }
+}
+
+impl Drop for RequestRecord {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.finish(CLIENT_CLOSED_REQUEST);
+        }
+    }
+}
+
+/// When the request's body must have arrived by (read by the JSON extractor).
+#[derive(Debug, Clone, Copy)]
+pub struct BodyDeadline(pub Instant);
+
+/// Refuses a body declared larger than `body_limit_bytes` at once, before
+/// reading any of it, and sets the body's read deadline.
+pub async fn limit_body(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > state.config.body_limit_bytes as u64) {
+        let mut response = ApiError::PayloadTooLarge.into_response();
+        // The unread body makes the connection unusable for another request.
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return response;
+    }
+    let timeout: Duration = state.config.body_read_timeout();
+    req.extensions_mut()
+        .insert(BodyDeadline(Instant::now() + timeout));
+    next.run(req).await
 }

@@ -17,13 +17,17 @@ use std::sync::atomic::AtomicBool;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, Method, header};
+use axum::response::Redirect;
 use axum::routing::{get, post};
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::cache::TranspositionCache;
 use crate::config::Config;
 use crate::pool::SearchPool;
+use crate::server::ConnectionStats;
 
 /// What every handler can reach. Cheap to clone.
 #[derive(Clone)]
@@ -32,25 +36,36 @@ pub struct AppState {
     pub pool: Arc<SearchPool>,
     pub cache: Arc<TranspositionCache>,
     pub metrics: Arc<metrics::Metrics>,
+    /// Counted by the server's accept loop, read by the metrics.
+    pub connections: Arc<ConnectionStats>,
     /// Set when shutdown begins; /readyz then answers 503.
     pub draining: Arc<AtomicBool>,
 }
 
 impl AppState {
     pub fn new(config: Config) -> Self {
-        let pool = Arc::new(SearchPool::new(
-            config.worker_count(),
-            config.max_queued,
-            std::time::Duration::from_millis(config.default_budget_ms),
-            std::time::Duration::from_millis(config.max_budget_ms),
-        ));
+        let pool = Arc::new(
+            SearchPool::new(
+                config.worker_count(),
+                config.max_queued,
+                std::time::Duration::from_millis(config.default_budget_ms),
+                std::time::Duration::from_millis(config.max_budget_ms),
+            )
+            .with_memory_budget(config.search_memory_bytes()),
+        );
         let cache = Arc::new(TranspositionCache::with_mib(config.cache_mib));
-        let metrics = Arc::new(metrics::Metrics::new(pool.clone(), cache.clone()));
+        let connections = Arc::new(ConnectionStats::default());
+        let metrics = Arc::new(metrics::Metrics::new(
+            pool.clone(),
+            cache.clone(),
+            connections.clone(),
+        ));
         AppState {
             config: Arc::new(config),
             pool,
             cache,
             metrics,
+            connections,
             draining: Arc::default(),
         }
     }
@@ -84,7 +99,8 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
     let swagger: Router<AppState> = SwaggerUi::new("/docs")
         .config(utoipa_swagger_ui::Config::from("/openapi.yaml"))
         .into();
-    Router::new()
+    let router = Router::new()
+        .route("/", get(|| async { Redirect::temporary("/docs/") }))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::metrics))
@@ -103,10 +119,47 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            middleware::limit_body,
+        ))
         .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(axum::middleware::from_fn(error::problems_only));
+    let router = match cors_layer(&state.config.cors_origins) {
+        Some(cors) => router.layer(cors),
+        None => router,
+    };
+    router
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             middleware::observe,
         ))
         .with_state(state)
+}
+
+/// Browser access from `origins` (none: no CORS headers at all). Preflights
+/// are answered here, before routing.
+fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        // Checked when the configuration was loaded.
+        AllowOrigin::list(origins.iter().filter_map(|o| HeaderValue::from_str(o).ok()))
+    };
+    let request_id = HeaderName::from_static(middleware::REQUEST_ID);
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::HEAD, Method::POST])
+            .allow_headers([header::CONTENT_TYPE, header::ACCEPT, request_id.clone()])
+            .expose_headers([
+                request_id,
+                HeaderName::from_static(crate::version::HEADER),
+                header::RETRY_AFTER,
+            ])
+            .max_age(std::time::Duration::from_secs(600)),
+    )
 }

@@ -5,6 +5,7 @@
 
 mod binary;
 mod brain;
+mod connections;
 mod doudizhu;
 mod errors;
 mod gomoku;
@@ -15,6 +16,7 @@ mod observability;
 mod openapi;
 mod search_pool;
 mod shutdown;
+mod web;
 
 use std::net::SocketAddr;
 use std::time::Duration;

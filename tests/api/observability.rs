@@ -43,7 +43,11 @@ async fn health_and_readiness() {
     let (app, state) = test_app(test_config(1, 1));
     let r = call(&app, get_req("/healthz")).await;
     assert_eq!(r.status, 200);
-    assert_eq!(r.json(), serde_json::json!({"status": "ok"}));
+    let health = r.json();
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["version"], env!("CARGO_PKG_VERSION"));
+    let commit = health["commit"].as_str().unwrap();
+    assert!(!commit.is_empty() && commit.len() <= 40, "{commit}");
     assert_eq!(
         call(&app, get_req("/readyz")).await.json()["status"],
         "ready"
@@ -73,7 +77,10 @@ async fn metrics_count_requests_latency_searches_and_cache() {
     assert_eq!(state.cache.get(&key), Some(77));
     let r = call(&app, get_req("/metrics")).await;
     assert_eq!(r.status, 200);
-    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+    assert_eq!(
+        r.header("content-type"),
+        Some("text/plain; version=0.0.4; charset=utf-8")
+    );
     let m = r.text();
     for needle in [
         r#"gamebot_http_requests_total{route="/healthz",method="GET",status="200"} 2"#,
@@ -90,9 +97,68 @@ async fn metrics_count_requests_latency_searches_and_cache() {
         "gamebot_cache_entries 1",
         "gamebot_cache_bytes 64",
         "gamebot_cache_capacity_bytes ",
+        "# TYPE gamebot_http_requests_total counter",
+        "# TYPE gamebot_searches_cancelled_total counter",
+        "gamebot_searches_cancelled_total 0",
+        "gamebot_search_memory_bytes 0",
+        "gamebot_search_memory_limit_bytes ",
+        "gamebot_connections_open ",
+        "# TYPE gamebot_build_info gauge",
+        "gamebot_build_info{version=\"",
+        "process_resident_memory_bytes ",
+        "process_virtual_memory_bytes ",
+        "process_open_fds ",
+        "process_max_fds ",
+        "process_start_time_seconds ",
+        "# TYPE process_cpu_seconds_total counter",
     ] {
         assert!(m.contains(needle), "missing {needle} in\n{m}");
     }
+    assert!(!m.contains("# EOF"), "OpenMetrics only on request");
+}
+
+#[tokio::test]
+async fn openmetrics_is_served_to_scrapers_that_ask_for_it() {
+    let (app, _) = test_app(test_config(1, 1));
+    call(&app, get_req("/healthz")).await;
+    let req = axum::http::Request::get("/metrics")
+        .header(
+            "accept",
+            "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5",
+        )
+        .body(Body::empty())
+        .unwrap();
+    let r = call(&app, req).await;
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/openmetrics-text; version=1.0.0; charset=utf-8")
+    );
+    let m = r.text();
+    assert!(m.ends_with("# EOF\n"), "{m}");
+    assert!(m.contains("# TYPE gamebot_http_requests counter"), "{m}");
+    assert!(m.contains("# TYPE gamebot_build info"), "{m}");
+}
+
+#[tokio::test]
+async fn invented_methods_do_not_become_label_values() {
+    let (app, _) = test_app(test_config(1, 1));
+    let long = "X".repeat(60_000);
+    for method in ["AUDITX1", "DELETE", long.as_str()] {
+        let req = axum::http::Request::builder()
+            .method(method)
+            .uri("/healthz")
+            .body(Body::empty())
+            .unwrap();
+        assert_problem(&call(&app, req).await, 405);
+    }
+    let m = call(&app, get_req("/metrics")).await.text();
+    assert!(!m.contains("AUDITX1") && !m.contains("XXXX"), "{m}");
+    assert!(
+        m.contains(
+            r#"gamebot_http_requests_total{route="/healthz",method="other",status="405"} 3"#
+        ),
+        "{m}"
+    );
 }
 
 #[tokio::test]
