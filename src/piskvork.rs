@@ -8,7 +8,18 @@
 //! (column, row, 0-based: the engine's own coordinates). A search also prints
 //! one `MESSAGE` line with depth, eval and nodes, which managers display.
 //! Bad input never panics: it is answered with `ERROR`.
+//!
+//! Bounds on input: a line is at most [`MAX_LINE_BYTES`] long ([`read_input`]
+//! skips a longer one without buffering it, and the brain answers `ERROR`); a
+//! BOARD block holds at most one line per point of the board. Input echoed in
+//! a reply is printable ASCII, cut short ([`shown`]).
+//!
+//! A BOARD block ends on `DONE`, or on any command keyword the brain knows
+//! (a manager that gave up on the block, or lost its `DONE`): the unfinished
+//! block is answered `ERROR` and dropped, the board stays as it was before
+//! BOARD, and the command is then carried out as usual (so END still ends).
 
+use std::io::BufRead;
 use std::time::{Duration, Instant};
 
 use crate::gomoku::{self, Board, Engine, Limits, Point, Rule};
@@ -58,8 +69,122 @@ fn bad(command: &'static str, expected: &'static str, got: &str) -> ParseError {
     ParseError::BadArguments {
         command,
         expected,
-        got: got.to_string(),
+        got: shown(got),
     }
+}
+
+/// Every command keyword [`parse_command`] knows. One of them inside a BOARD
+/// block ends the block (a stone line starts with a digit).
+const KEYWORDS: [&str; 11] = [
+    "START",
+    "RECTSTART",
+    "RESTART",
+    "BEGIN",
+    "TURN",
+    "BOARD",
+    "INFO",
+    "TAKEBACK",
+    "PLAY",
+    "END",
+    "ABOUT",
+];
+
+/// The first word of a line, if it is one of [`KEYWORDS`] (in upper case).
+fn known_keyword(line: &str) -> Option<&'static str> {
+    let word = line.split(char::is_whitespace).next()?;
+    KEYWORDS
+        .iter()
+        .copied()
+        .find(|k| k.eq_ignore_ascii_case(word))
+}
+
+/// Most characters of input echoed in a reply.
+const SHOWN_CHARS: usize = 40;
+
+/// Input as it may be echoed in a reply: printable ASCII kept, anything else
+/// escaped (`\u{1b}`), cut to about [`SHOWN_CHARS`] characters, so that raw
+/// control bytes never reach the manager's log or terminal and a reply stays
+/// one short line.
+pub fn shown(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if out.len() >= SHOWN_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c == ' ' || c.is_ascii_graphic() {
+            out.push(c);
+        } else {
+            out.extend(c.escape_default());
+        }
+    }
+    out
+}
+
+/// Longest input line, line ending excluded. Manager lines are short (a
+/// BOARD stone, an INFO folder path); a longer one is garbage.
+pub const MAX_LINE_BYTES: usize = 4096;
+
+/// One line of input as [`read_input`] delivers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A line without its line ending (bytes that aren't UTF-8 replaced).
+    Line(String),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped: its bytes were read
+    /// and dropped, not kept.
+    TooLong,
+}
+
+/// Reads the next line, keeping at most [`MAX_LINE_BYTES`] (plus the line
+/// ending) in memory whatever the input; `None` at the end of input.
+pub fn read_input<R: BufRead>(reader: &mut R) -> std::io::Result<Option<Input>> {
+    let keep = MAX_LINE_BYTES + 2; // room for CR LF
+    let mut line = Vec::new();
+    let mut too_long = false;
+    let mut read_any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            if !read_any {
+                return Ok(None);
+            }
+            break;
+        }
+        read_any = true;
+        let (chunk, ended) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..=i], true),
+            None => (available, false),
+        };
+        let n = chunk.len();
+        if !too_long {
+            if line.len() + n > keep {
+                too_long = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        reader.consume(n);
+        if ended {
+            break;
+        }
+    }
+    if too_long {
+        return Ok(Some(Input::TooLong));
+    }
+    while matches!(line.last(), Some(b'\n' | b'\r')) {
+        line.pop();
+    }
+    if line.len() > MAX_LINE_BYTES {
+        return Ok(Some(Input::TooLong));
+    }
+    Ok(Some(Input::Line(
+        String::from_utf8_lossy(&line).into_owned(),
+    )))
 }
 
 /// Parses one non-empty command line (case-insensitive keyword, CR/LF and
@@ -112,7 +237,7 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
                 value: value.to_string(),
             })
         }
-        _ => Err(ParseError::Unknown(keyword.to_string())),
+        _ => Err(ParseError::Unknown(shown(keyword))),
     }
 }
 
@@ -207,6 +332,40 @@ pub fn tt_mib_for(max_memory: u64) -> usize {
     half_mib.clamp(1, DEFAULT_TT_MIB)
 }
 
+/// A BOARD block being read.
+struct BoardBlock {
+    /// Its stone lines so far.
+    lines: Vec<String>,
+    /// Most stone lines it may hold: one per point of the board.
+    cap: usize,
+    /// Why the block can't be a position whatever follows; answered at DONE.
+    /// Lines after it are dropped, not kept.
+    error: Option<String>,
+}
+
+impl BoardBlock {
+    fn push(&mut self, line: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        if self.lines.len() >= self.cap {
+            self.fail(format!(
+                "more than {} stones in a BOARD block: the board has {} points",
+                self.cap, self.cap
+            ));
+        } else {
+            self.lines.push(line.to_string());
+        }
+    }
+
+    fn fail(&mut self, why: String) {
+        if self.error.is_none() {
+            self.error = Some(why);
+            self.lines = Vec::new();
+        }
+    }
+}
+
 /// Called with each search's Stop before the search starts.
 pub type SearchHook = Box<dyn FnMut(&Stop) + Send>;
 
@@ -220,8 +379,8 @@ pub struct Brain {
     tt_mib: usize,
     clock: Clock,
     limits: Limits,
-    /// Stone lines of a BOARD block being read.
-    board_block: Option<Vec<String>>,
+    /// The BOARD block being read.
+    board_block: Option<BoardBlock>,
     finished: bool,
     /// Receives a clone of every search's Stop, so another thread (reading
     /// stdin while the brain thinks) can cancel it on END.
@@ -278,22 +437,64 @@ impl Brain {
         self.board.as_ref()
     }
 
+    /// Handles one input from [`read_input`].
+    pub fn handle_input(&mut self, input: &Input) -> Vec<String> {
+        match input {
+            Input::Line(line) => self.handle_line(line),
+            Input::TooLong => self.too_long(),
+        }
+    }
+
     /// Handles one input line; returns the lines to send back (none for
-    /// INFO, END and empty lines).
+    /// INFO, END, empty lines and the lines of a BOARD block before DONE).
     pub fn handle_line(&mut self, line: &str) -> Vec<String> {
         // The clock of a move starts when its command arrives.
         let received = Instant::now();
         let line = line.trim();
+        if line.len() > MAX_LINE_BYTES {
+            return self.too_long();
+        }
         if let Some(block) = &mut self.board_block {
             if line.eq_ignore_ascii_case("DONE") {
-                let block = self.board_block.take().unwrap_or_default();
-                return self.finish_board(&block, received);
+                let block = self.board_block.take();
+                return match block {
+                    Some(BoardBlock { error: Some(e), .. }) => vec![error(e)],
+                    Some(block) => self.finish_board(&block.lines, received),
+                    None => Vec::new(),
+                };
+            }
+            if let Some(keyword) = known_keyword(line) {
+                self.board_block = None;
+                let mut replies = vec![error(format!(
+                    "BOARD block ended by {keyword} before DONE: the block is dropped and \
+                     the board left as it was"
+                ))];
+                replies.extend(self.command(line, received));
+                return replies;
             }
             if !line.is_empty() {
-                block.push(line.to_string());
+                block.push(line);
             }
             return Vec::new();
         }
+        self.command(line, received)
+    }
+
+    /// A line over [`MAX_LINE_BYTES`]: `ERROR` now, or at DONE inside a
+    /// BOARD block (whose lines get no reply of their own).
+    fn too_long(&mut self) -> Vec<String> {
+        let why = format!("a line longer than {MAX_LINE_BYTES} bytes was skipped");
+        match &mut self.board_block {
+            Some(block) => {
+                block.fail(why);
+                Vec::new()
+            }
+            None => vec![error(why)],
+        }
+    }
+
+    /// One command line, outside a BOARD block.
+    fn command(&mut self, line: &str, received: Instant) -> Vec<String> {
         if line.is_empty() {
             return Vec::new();
         }
@@ -329,12 +530,17 @@ impl Brain {
                 Err(e) => vec![error(e)],
             },
             Command::Board => {
-                if self.size.is_none() {
-                    // Still read the block so its lines aren't taken for commands.
-                    self.board_block = Some(vec!["!".to_string()]);
-                } else {
-                    self.board_block = Some(Vec::new());
-                }
+                // Without a game the block is still read, so that its lines
+                // aren't taken for commands, but not kept.
+                let size = self.size.unwrap_or(0);
+                self.board_block = Some(BoardBlock {
+                    lines: Vec::new(),
+                    cap: size * size,
+                    error: self
+                        .size
+                        .is_none()
+                        .then(|| "BOARD before START".to_string()),
+                });
                 Vec::new()
             }
             Command::Info { key, value } => {
@@ -514,8 +720,12 @@ impl Brain {
 }
 
 fn error(message: impl std::fmt::Display) -> String {
-    // A reply is one line.
-    let text = message.to_string().replace(['\r', '\n'], " ");
+    // A reply is one line, and says nothing a terminal would act on.
+    let text: String = message
+        .to_string()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     format!("ERROR {text}")
 }
 
@@ -567,7 +777,12 @@ pub fn position_from_board(size: usize, rule: Rule, lines: &[String]) -> Result<
                     p.0, p.1
                 ));
             }
-            None => return Err(format!("bad BOARD line `{line}` (expected x,y,field)")),
+            None => {
+                return Err(format!(
+                    "bad BOARD line `{}` (expected x,y,field)",
+                    shown(line)
+                ));
+            }
         }
     }
     let (black, white) = if own.len() == theirs.len() {
@@ -846,5 +1061,156 @@ mod tests {
             b.handle_line(line);
         }
         assert!(b.handle_line("DONE")[0].starts_with("ERROR"));
+    }
+    #[test]
+    fn a_command_ends_an_unfinished_board_block() {
+        let mut b = brain();
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        assert_eq!(b.handle_line("PLAY 7,7"), ["7,7"]);
+        // END inside the block: ERROR for the block, then END is carried out.
+        for line in ["BOARD", "1,1,1", "2,2,2"] {
+            assert!(b.handle_line(line).is_empty(), "{line}");
+        }
+        let replies = b.handle_line("END");
+        assert_eq!(replies.len(), 1, "{replies:?}");
+        assert!(replies[0].starts_with("ERROR BOARD block ended by END"));
+        assert!(b.finished());
+        // Another command: the board is left as it was, then the command runs.
+        let mut b = brain();
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        assert_eq!(b.handle_line("PLAY 7,7"), ["7,7"]);
+        b.handle_line("BOARD");
+        b.handle_line("1,1,1");
+        let replies = b.handle_line("turn 3,3");
+        assert!(replies[0].starts_with("ERROR BOARD block ended by TURN"));
+        let p = point_of(&replies);
+        assert_eq!(b.board().unwrap().moves(), [(7, 7), (3, 3), p]);
+        // Every keyword ends a block, INFO and a new BOARD included.
+        for keyword in KEYWORDS {
+            let mut b = brain();
+            b.handle_line("BOARD");
+            let replies = b.handle_line(&format!("{keyword} 1"));
+            assert!(
+                replies[0].starts_with(&format!("ERROR BOARD block ended by {keyword}")),
+                "{keyword}: {replies:?}"
+            );
+        }
+        let mut b = brain();
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        b.handle_line("BOARD");
+        assert_eq!(b.handle_line("BOARD").len(), 1);
+        b.handle_line("7,7,1");
+        b.handle_line("8,8,2");
+        let p = point_of(&b.handle_line("DONE"));
+        assert_eq!(b.board().unwrap().moves(), [(7, 7), (8, 8), p]);
+    }
+
+    #[test]
+    fn board_blocks_hold_at_most_one_stone_per_point() {
+        let mut b = brain();
+        assert_eq!(b.handle_line("START 5"), ["OK"]);
+        b.handle_line("BOARD");
+        for i in 0..26 {
+            assert!(b.handle_line(&format!("{},{},1", i % 5, i / 5)).is_empty());
+        }
+        // Lines past the cap are dropped, not kept.
+        for _ in 0..1000 {
+            b.handle_line("0,0,1");
+        }
+        assert!(b.board_block.as_ref().unwrap().lines.is_empty());
+        let replies = b.handle_line("DONE");
+        assert_eq!(
+            replies,
+            ["ERROR more than 25 stones in a BOARD block: the board has 25 points"]
+        );
+        // BOARD before START keeps nothing either.
+        let mut b = brain();
+        b.handle_line("BOARD");
+        b.handle_line("1,1,1");
+        assert!(b.board_block.as_ref().unwrap().lines.is_empty());
+        assert_eq!(b.handle_line("DONE"), ["ERROR BOARD before START"]);
+    }
+
+    #[test]
+    fn overlong_lines_are_skipped_with_error() {
+        use std::io::{BufReader, Cursor, Read};
+        let long = "x".repeat(MAX_LINE_BYTES + 1);
+        let fits = "y".repeat(MAX_LINE_BYTES);
+        let text = format!("ABOUT\r\n{long}\r\n{fits}\nEND");
+        // A small buffer: the long line arrives in many pieces.
+        let mut r = BufReader::with_capacity(7, Cursor::new(text));
+        let mut inputs = Vec::new();
+        while let Some(input) = read_input(&mut r).unwrap() {
+            inputs.push(input);
+        }
+        assert_eq!(
+            inputs,
+            [
+                Input::Line("ABOUT".into()),
+                Input::TooLong,
+                Input::Line(fits.clone()),
+                Input::Line("END".into()),
+            ]
+        );
+        // A 64 MiB line with no end in sight is read through, not kept.
+        let huge = std::io::repeat(b'z')
+            .take(64 << 20)
+            .chain(&b"\nABOUT\n"[..]);
+        let mut r = BufReader::new(huge);
+        assert_eq!(read_input(&mut r).unwrap(), Some(Input::TooLong));
+        assert_eq!(
+            read_input(&mut r).unwrap(),
+            Some(Input::Line("ABOUT".into()))
+        );
+        assert_eq!(read_input(&mut r).unwrap(), None);
+
+        let mut b = brain();
+        let replies = b.handle_input(&Input::TooLong);
+        assert_eq!(replies, ["ERROR a line longer than 4096 bytes was skipped"]);
+        assert_eq!(b.handle_line(&long), replies);
+        // Inside a BOARD block the error waits for DONE.
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        b.handle_line("BOARD");
+        assert!(b.handle_input(&Input::TooLong).is_empty());
+        b.handle_line("7,7,1");
+        assert_eq!(b.handle_line("DONE"), replies);
+        assert!(b.board().unwrap().moves().is_empty());
+    }
+
+    #[test]
+    fn echoed_input_is_printable_ascii_and_short() {
+        let mut b = brain();
+        let nasty = format!("\u{1b}[2J\u{7}\u{0}ÿ{}", "Q".repeat(5000));
+        for line in [
+            nasty.clone(),
+            format!("START {nasty}"),
+            format!("TURN {nasty}"),
+        ] {
+            let replies = b.handle_line(&line);
+            assert_eq!(replies.len(), 1);
+            let reply = &replies[0];
+            assert!(
+                reply.bytes().all(|c| c == b' ' || c.is_ascii_graphic()),
+                "{reply:?}"
+            );
+            assert!(reply.len() < 150, "{reply}");
+        }
+        assert_eq!(
+            b.handle_line("\u{1b}[31mRED"),
+            ["UNKNOWN command \\u{1b}[31mRED is not supported"]
+        );
+        assert_eq!(shown(&"a".repeat(50)), format!("{}...", "a".repeat(40)));
+        assert_eq!(shown("tab\there"), "tab\\there");
+        assert_eq!(b.handle_line("BOARD"), Vec::<String>::new());
+        assert_eq!(b.handle_line("\u{1b}x"), Vec::<String>::new());
+        assert_eq!(b.handle_line("DONE"), ["ERROR BOARD before START"]);
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        b.handle_line("BOARD");
+        b.handle_line("\u{1b}x,\u{7}");
+        let replies = b.handle_line("DONE");
+        assert_eq!(
+            replies,
+            ["ERROR bad BOARD line `\\u{1b}x,\\u{7}` (expected x,y,field)"]
+        );
     }
 }

@@ -289,3 +289,65 @@ fn end_during_a_long_search_exits_promptly() {
     assert!(brain.wait_exit(Duration::from_secs(10)).success());
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+#[test]
+fn end_inside_a_board_block_ends_the_block_and_the_brain() {
+    let mut brain = Brain::spawn();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("BOARD");
+    brain.send("1,1,1");
+    brain.send("2,2,2");
+    let reply = brain.ask("END");
+    assert!(
+        reply.starts_with("ERROR BOARD block ended by END"),
+        "{reply}"
+    );
+    // Stdin stays open: END itself must end the process.
+    assert!(brain.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn a_command_inside_a_board_block_is_carried_out() {
+    let mut brain = Brain::spawn();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("BOARD");
+    brain.send("1,1,1");
+    assert!(
+        brain
+            .ask("TURN 7,7")
+            .starts_with("ERROR BOARD block ended by TURN")
+    );
+    // TURN then plays on the board as it was before BOARD (empty).
+    let p = brain.reply();
+    let p = parse_point(&p).unwrap_or_else(|| panic!("expected x,y, got {p:?}"));
+    assert!(p != (7, 7) && p.0 < 15 && p.1 < 15, "{p:?}");
+    brain.send("END");
+    assert!(brain.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn overlong_lines_big_blocks_and_control_bytes_are_answered_safely() {
+    let mut brain = Brain::spawn();
+    // A megabyte without a line break: skipped with ERROR, the brain goes on.
+    let reply = brain.ask(&"7".repeat(1 << 20));
+    assert_eq!(reply, "ERROR a line longer than 4096 bytes was skipped");
+    assert!(brain.ask("ABOUT").starts_with("name=\"gamebot\""));
+    // Control bytes are not echoed raw.
+    let reply = brain.ask("\u{1b}[2J\u{7}\u{0}HELLO");
+    assert_eq!(
+        reply,
+        "UNKNOWN command \\u{1b}[2J\\u{7}\\u{0}HELLO is not supported"
+    );
+    let reply = brain.ask(&format!("\u{1b}{}", "A".repeat(3000)));
+    assert!(reply.starts_with("UNKNOWN") && reply.len() < 100, "{reply}");
+    // More stones than points in a BOARD block.
+    assert_eq!(brain.ask("START 5"), "OK");
+    brain.send("BOARD");
+    for _ in 0..30 {
+        brain.send("0,0,1");
+    }
+    let reply = brain.ask("DONE");
+    assert!(reply.starts_with("ERROR more than 25 stones"), "{reply}");
+    brain.send("END");
+    assert!(brain.wait_exit(Duration::from_secs(5)).success());
+}
