@@ -63,6 +63,15 @@ impl TilesInput {
             TilesInput::Mjai(v) => mahjong::parse_field_mjai(field, v),
         }
     }
+
+    /// How many tiles the input names, without parsing it: in tenhou
+    /// notation each digit is one tile.
+    fn count(&self) -> usize {
+        match self {
+            TilesInput::Tenhou(s) => s.bytes().filter(u8::is_ascii_digit).count(),
+            TilesInput::Mjai(v) => v.len(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
@@ -235,6 +244,30 @@ macro_rules! mahjong_request {
                 Ok(ctx)
             }
 
+            /// Every list of the request within the bounds of the game, checked
+            /// before anything is parsed, so that a huge list is a quick 422.
+            fn check_sizes(&self) -> Result<(), ApiError> {
+                if self.melds.len() > 4 {
+                    return Err(invalid(MahjongError::TooManyMelds));
+                }
+                for (i, m) in self.melds.iter().enumerate() {
+                    mahjong::check_list_len(Field::Melds(i), m.tiles.count()).map_err(invalid)?;
+                }
+                for (field, len) in [
+                    (Field::Hand, Some(self.hand.count())),
+                    (Field::Visible, self.visible.as_ref().map(TilesInput::count)),
+                    (Field::DoraIndicators, self.dora_indicators.as_ref().map(TilesInput::count)),
+                    (Field::OwnDiscards, self.own_discards.as_ref().map(TilesInput::count)),
+                    (Field::Flowers, Some(self.flowers.len())),
+                ] {
+                    mahjong::check_list_len(field, len.unwrap_or(0)).map_err(invalid)?;
+                }
+                match &self.table {
+                    Some(t) => t.check_sizes(),
+                    None => Ok(()),
+                }
+            }
+
             /// The table fields, parsed; `None` unless the table bot answers (Riichi
             /// with table fields or the balanced strategy). Hong Kong's defence parses
             /// them itself (`hong_kong_table`).
@@ -363,11 +396,45 @@ pub struct TableInput {
     pub called_tile: Option<String>,
 }
 
+/// Most discards a river may list: the set's 136 tiles.
+const MAX_RIVER: usize = 136;
+
 impl TableInput {
-    fn fields(&self) -> Result<TableFields, ApiError> {
-        if self.river.len() > 136 {
-            return Err(ApiError::field("/table/river", "at most 136 discards"));
+    /// The lists of the table within the bounds of the game.
+    fn check_sizes(&self) -> Result<(), ApiError> {
+        if self.river.len() > MAX_RIVER {
+            return Err(ApiError::field(
+                "/table/river",
+                format!("at most {MAX_RIVER} discards (the set has {MAX_RIVER} tiles)"),
+            ));
         }
+        for (name, melds) in [
+            ("right", &self.melds.right),
+            ("across", &self.melds.across),
+            ("left", &self.melds.left),
+        ] {
+            if melds.len() > 4 {
+                return Err(ApiError::field(
+                    format!("/table/melds/{name}"),
+                    "at most 4 melds",
+                ));
+            }
+            for (i, m) in melds.iter().enumerate() {
+                if let Some((max, why)) = mahjong::max_tiles(Field::Melds(i))
+                    && m.tiles.count() > max
+                {
+                    return Err(ApiError::field(
+                        format!("/table/melds/{name}/{i}/tiles"),
+                        format!("at most {max} tiles ({why})"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn fields(&self) -> Result<TableFields, ApiError> {
+        self.check_sizes()?;
         let mut river = Vec::with_capacity(self.river.len());
         for (i, r) in self.river.iter().enumerate() {
             river.push(RiverEntry {
@@ -384,12 +451,6 @@ impl TableInput {
             ("across", &self.melds.across),
             ("left", &self.melds.left),
         ]) {
-            if melds.len() > 4 {
-                return Err(ApiError::field(
-                    format!("/table/melds/{name}"),
-                    "at most 4 melds",
-                ));
-            }
             for (i, m) in melds.iter().enumerate() {
                 let pointer = format!("/table/melds/{name}/{i}/tiles");
                 let tiles = match &m.tiles {
@@ -565,6 +626,7 @@ pub struct DiscardResponse {
 pub async fn discard(
     ApiJson(req): ApiJson<DiscardRequest>,
 ) -> Result<Json<DiscardResponse>, ApiError> {
+    req.check_sizes()?;
     let mut ctx = req.context().map_err(invalid)?;
     req.winds_and_limits(&mut ctx)?;
     if let Some(d) = &req.drawn {
@@ -686,6 +748,7 @@ pub struct ClaimResponse {
     )
 )]
 pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResponse>, ApiError> {
+    req.check_sizes()?;
     let mut ctx = req.context().map_err(invalid)?;
     req.winds_and_limits(&mut ctx)?;
     let tile = single_tile(&req.tile, "/tile")?;

@@ -213,6 +213,17 @@ pub enum MahjongError {
     },
     #[error("{}: more than 4 copies of {tile} across hand, melds and visible", field.pointer())]
     TooManyCopies { field: Field, tile: String },
+    #[error(
+        "{}: a second red five {tile} across hand, melds and visible (one red five per suit)",
+        field.pointer()
+    )]
+    TooManyRedFives { field: Field, tile: String },
+    #[error("{}: at most {max} tiles ({why})", field.pointer())]
+    TooManyTiles {
+        field: Field,
+        max: usize,
+        why: &'static str,
+    },
     #[error("/hand: expected {expected} tiles for {melds} melds, got {got}")]
     WrongHandSize {
         expected: usize,
@@ -242,6 +253,8 @@ impl MahjongError {
             Self::BadTile { field, .. }
             | Self::NotInVariant { field, .. }
             | Self::TooManyCopies { field, .. }
+            | Self::TooManyRedFives { field, .. }
+            | Self::TooManyTiles { field, .. }
             | Self::InvalidMeld { field, .. } => field.pointer(),
             Self::WrongHandSize { .. } => "/hand".into(),
             Self::TooManyMelds => "/melds".into(),
@@ -250,6 +263,35 @@ impl MahjongError {
             Self::BadMinFan => "/min_fan".into(),
             Self::OwnDiscardNotVisible { .. } => "/own_discards".into(),
         }
+    }
+}
+
+/// Most tiles a list of `field` may hold, and the rule that says so (`None`
+/// for fields that aren't lists). The HTTP layer checks these before parsing,
+/// so that a huge list costs nothing; [`validate`] checks them again for other
+/// callers.
+pub fn max_tiles(field: Field) -> Option<(usize, &'static str)> {
+    Some(match field {
+        Field::Hand => (14, "13 tiles and a drawn one"),
+        Field::Melds(_) => (4, "a meld is a chow, a pung or a kong"),
+        Field::Visible => (136, "the set has 136 tiles"),
+        // A seat discards once per draw and once per chow or pung. Between
+        // two of its draws the other three draw unless a call skips them
+        // (twelve calls at most), so Riichi's 70-tile live wall gives a seat
+        // at most 27 draws; kong replacement draws and its own calls (four
+        // melds) add at most 8: 35. Hong Kong's longer wall gives a few more.
+        Field::OwnDiscards => (40, "no seat discards more in one hand"),
+        Field::DoraIndicators => (5, "the first indicator and four kan dora"),
+        Field::Flowers => (8, "four flowers and four seasons"),
+        Field::Drawn | Field::Tile | Field::MinFan => return None,
+    })
+}
+
+/// Checks a list of `len` tiles for `field` against [`max_tiles`].
+pub fn check_list_len(field: Field, len: usize) -> Result<(), MahjongError> {
+    match max_tiles(field) {
+        Some((max, why)) if len > max => Err(MahjongError::TooManyTiles { field, max, why }),
+        _ => Ok(()),
     }
 }
 
@@ -288,12 +330,21 @@ fn validate_common(
     if ctx.min_fan > 13 {
         return Err(MahjongError::BadMinFan);
     }
+    // Bounds first: everything below is linear or worse in these lengths.
+    check_list_len(Field::Hand, ctx.hand.len())?;
+    if ctx.melds.len() > 4 {
+        return Err(MahjongError::TooManyMelds);
+    }
+    for (i, m) in ctx.melds.iter().enumerate() {
+        check_list_len(Field::Melds(i), m.tiles.len())?;
+    }
+    check_list_len(Field::Visible, ctx.visible.len())?;
+    check_list_len(Field::OwnDiscards, ctx.own_discards.len())?;
+    check_list_len(Field::DoraIndicators, ctx.dora_indicators.len())?;
+    check_list_len(Field::Flowers, ctx.flowers.len())?;
     check_variant(v, Field::Hand, &ctx.hand)?;
     if let Some(d) = ctx.drawn {
         check_variant(v, Field::Drawn, &[d])?;
-    }
-    if ctx.melds.len() > 4 {
-        return Err(MahjongError::TooManyMelds);
     }
     for (i, m) in ctx.melds.iter().enumerate() {
         check_variant(v, Field::Melds(i), &m.tiles)?;
@@ -317,17 +368,6 @@ fn validate_common(
     check_variant(v, Field::Visible, &ctx.visible)?;
     check_variant(v, Field::DoraIndicators, &ctx.dora_indicators)?;
     check_variant(v, Field::OwnDiscards, &ctx.own_discards)?;
-    let visible = ctx.visible_counts();
-    let own = TileCounts::from_tiles(&ctx.own_discards);
-    if let Some(t) = ctx
-        .own_discards
-        .iter()
-        .find(|t| own.get(t.index) > visible.get(t.index))
-    {
-        return Err(MahjongError::OwnDiscardNotVisible {
-            tile: t.kind_name(),
-        });
-    }
     if let Some(t) = extra {
         check_variant(v, Field::Tile, &[t])?;
     }
@@ -368,13 +408,30 @@ fn validate_common(
             if t.red {
                 reds[t.suit() as usize] += 1;
             }
-            if counts[t.index as usize] > 4 || (t.red && reds[t.suit() as usize] > 1) {
+            if t.red && reds[t.suit() as usize] > 1 {
+                return Err(MahjongError::TooManyRedFives {
+                    field,
+                    tile: t.to_string(),
+                });
+            }
+            if counts[t.index as usize] > 4 {
                 return Err(MahjongError::TooManyCopies {
                     field,
                     tile: t.kind_name(),
                 });
             }
         }
+    }
+    // Own discards are visible tiles: each one uses up a copy in `visible`
+    // (at most four of a kind by now; counted down, so nothing can wrap).
+    let mut unmatched = ctx.visible_counts();
+    for t in &ctx.own_discards {
+        let n = &mut unmatched.0[t.index as usize];
+        *n = n
+            .checked_sub(1)
+            .ok_or_else(|| MahjongError::OwnDiscardNotVisible {
+                tile: t.kind_name(),
+            })?;
     }
     Ok(())
 }

@@ -290,6 +290,53 @@ fn own_discards_must_be_visible() {
     );
 }
 
+/// 256 copies once counted as 0 (a u8 wrapped) and passed; lists are now
+/// bounded first and counted without wrapping.
+#[test]
+fn huge_lists_are_refused_by_their_bound() {
+    let mut c = ctx(Variant::Riichi, "23m456p678s234s55p");
+    c.visible = t("1m");
+    c.own_discards = vec![Tile::new(0); 256];
+    assert_eq!(
+        validate_claim(&c, t("4m")[0]),
+        Err(MahjongError::TooManyTiles {
+            field: Field::OwnDiscards,
+            max: 40,
+            why: "no seat discards more in one hand",
+        })
+    );
+    c.own_discards = t("1m");
+    c.dora_indicators = t("111111m");
+    assert_eq!(
+        validate_claim(&c, t("4m")[0]).unwrap_err().pointer(),
+        "/dora_indicators"
+    );
+    c.dora_indicators.clear();
+    c.flowers = vec![
+        Flower {
+            season: false,
+            number: 1
+        };
+        9
+    ];
+    assert_eq!(
+        validate_claim(&c, t("4m")[0]).unwrap_err().pointer(),
+        "/flowers"
+    );
+}
+
+#[test]
+fn a_second_red_five_names_the_rule() {
+    let c = ctx(Variant::Riichi, "123m406p789s11z000p");
+    assert_eq!(
+        validate(&c),
+        Err(MahjongError::TooManyRedFives {
+            field: Field::Hand,
+            tile: "0p".into()
+        })
+    );
+}
+
 #[test]
 fn hong_kong_min_fan_blocks_cheap_wins() {
     let mut c = ctx(Variant::HongKong, "123m456p789s234m11s");

@@ -159,18 +159,32 @@ impl Default for TileCounts {
 }
 
 impl TileCounts {
+    /// Counts of `tiles`, each capped at 255 (see [`TileCounts::add`]).
     pub fn from_tiles(tiles: &[Tile]) -> Self {
         let mut c = Self::default();
         for t in tiles {
-            c.0[t.index as usize] += 1;
+            c.add(t.index);
         }
         c
+    }
+    /// Counts of `tiles`, or `None` if a kind appears more than 255 times.
+    pub fn checked_from_tiles(tiles: &[Tile]) -> Option<Self> {
+        let mut c = Self::default();
+        for t in tiles {
+            let n = &mut c.0[t.index as usize];
+            *n = n.checked_add(1)?;
+        }
+        Some(c)
     }
     pub fn total(&self) -> u32 {
         self.0.iter().map(|&c| c as u32).sum()
     }
+    /// One more of `index`. A game has at most four of a kind; a count of
+    /// an unchecked list stops at 255 rather than wrapping to a small count
+    /// (or panicking), so a check of "more than four" still sees it.
     pub fn add(&mut self, index: u8) {
-        self.0[index as usize] += 1;
+        let n = &mut self.0[index as usize];
+        *n = n.saturating_add(1);
     }
     pub fn remove(&mut self, index: u8) {
         self.0[index as usize] -= 1;
@@ -487,6 +501,18 @@ mod tests {
         assert!(parse_tile("5mrr").is_err());
         assert!(parse_tile("0mr").is_err());
         assert!(parse_tile("Er").is_err());
+    }
+
+    #[test]
+    fn counts_never_wrap() {
+        let many = vec![Tile::new(0); 256];
+        let c = TileCounts::from_tiles(&many);
+        assert_eq!(c.get(0), 255, "256 copies must not count as 0");
+        assert_eq!(TileCounts::checked_from_tiles(&many), None);
+        let mut c = TileCounts::checked_from_tiles(&many[..255]).unwrap();
+        assert_eq!(c.get(0), 255);
+        c.add(0);
+        assert_eq!(c.get(0), 255);
     }
 
     fn any_tile() -> impl proptest::strategy::Strategy<Value = Tile> {

@@ -305,3 +305,147 @@ async fn hong_kong_defends_its_discard_with_the_table() {
         "/table/river/0/tile"
     );
 }
+
+/// A request with a bigger body limit than the tests' 4 KiB, for huge lists.
+async fn post_big(uri: &str, body: serde_json::Value) -> Reply {
+    let mut config = test_config(1, 1);
+    config.body_limit_bytes = 1 << 20;
+    let (app, _) = test_app(config);
+    call(&app, post_json(uri, &body.to_string())).await
+}
+
+#[tokio::test]
+async fn own_discards_are_counted_without_wrapping() {
+    // 256 copies of 1m once counted as 0 in a u8 and were accepted.
+    for copies in [256, 65_280] {
+        let body = serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m",
+            "visible": "1m", "own_discards": format!("{}m", "1".repeat(copies))});
+        let r = post_big("/mahjong/discard", body).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], "/own_discards", "{p}");
+        assert_eq!(
+            p["errors"][0]["message"],
+            "at most 40 tiles (no seat discards more in one hand)"
+        );
+    }
+    // Within the bound, one copy more than `visible` holds is still refused.
+    let r = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m",
+            "visible": "9999p", "own_discards": "99999p"}),
+    )
+    .await;
+    let p = assert_problem(&r, 422);
+    assert_eq!(p["errors"][0]["pointer"], "/own_discards", "{p}");
+}
+
+#[tokio::test]
+async fn every_list_is_bounded_by_the_rules_before_any_work() {
+    let base = serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m"});
+    let with = |field: &str, value: serde_json::Value| {
+        let mut b = base.clone();
+        b[field] = value;
+        b
+    };
+    let many = |n: usize, tile: &str| serde_json::json!(vec![tile; n]);
+    let meld = |tiles: serde_json::Value| serde_json::json!({"type": "pung", "tiles": tiles});
+    let river = |n: usize| serde_json::json!({"river": vec![serde_json::json!({"seat": "right", "tile": "1m"}); n]});
+    let cases = [
+        (
+            with("hand", serde_json::json!("1".repeat(5000) + "m")),
+            "/hand",
+            "at most 14 tiles (13 tiles and a drawn one)",
+        ),
+        (
+            with("visible", many(5000, "1m")),
+            "/visible",
+            "at most 136 tiles (the set has 136 tiles)",
+        ),
+        (
+            with("own_discards", many(41, "9s")),
+            "/own_discards",
+            "at most 40 tiles (no seat discards more in one hand)",
+        ),
+        (
+            with("dora_indicators", many(6, "1m")),
+            "/dora_indicators",
+            "at most 5 tiles (the first indicator and four kan dora)",
+        ),
+        (
+            with("flowers", many(5000, "1f")),
+            "/flowers",
+            "at most 8 tiles (four flowers and four seasons)",
+        ),
+        (
+            with(
+                "melds",
+                serde_json::json!(vec![meld(serde_json::json!("111z")); 5000]),
+            ),
+            "/melds",
+            "at most 4 melds",
+        ),
+        (
+            with("melds", serde_json::json!([meld(many(5000, "1z"))])),
+            "/melds/0/tiles",
+            "at most 4 tiles (a meld is a chow, a pung or a kong)",
+        ),
+        (
+            with("table", river(5000)),
+            "/table/river",
+            "at most 136 discards (the set has 136 tiles)",
+        ),
+        (
+            with(
+                "table",
+                serde_json::json!({"melds": {"left": vec![meld(serde_json::json!("111z")); 5]}}),
+            ),
+            "/table/melds/left",
+            "at most 4 melds",
+        ),
+        (
+            with(
+                "table",
+                serde_json::json!({"melds": {"across": [meld(many(5000, "1z"))]}}),
+            ),
+            "/table/melds/across/0/tiles",
+            "at most 4 tiles (a meld is a chow, a pung or a kong)",
+        ),
+    ];
+    for (body, pointer, message) in cases {
+        for uri in ["/mahjong/discard", "/mahjong/claim"] {
+            let mut body = body.clone();
+            if uri == "/mahjong/claim" {
+                body["tile"] = "1m".into();
+                body["from"] = "left".into();
+            }
+            let r = post_big(uri, body).await;
+            let p = assert_problem(&r, 422);
+            assert_eq!(p["errors"][0]["pointer"], pointer, "{uri}: {p}");
+            assert_eq!(p["errors"][0]["message"], message, "{uri}: {p}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_second_red_five_is_named_by_its_rule() {
+    for (body, pointer) in [
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s11z000p"}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": ["1m", "2m", "3m", "4p", "5pr", "6p", "7s", "8s", "9s", "E", "E", "S", "S", "W"],
+                "visible": ["5pr"]}),
+            "/visible",
+        ),
+    ] {
+        let r = post("/mahjong/discard", body).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{p}");
+        assert_eq!(
+            p["errors"][0]["message"],
+            "a second red five 0p across hand, melds and visible (one red five per suit)",
+            "{p}"
+        );
+    }
+}
