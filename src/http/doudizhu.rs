@@ -23,11 +23,94 @@ pub const MAX_HAND: usize = 20;
 /// Cards: a string over `3456789TJQKA2BR` (B = black joker, R = red joker),
 /// any order and case, `10` for `T`, spaces and commas ignored; or a list of
 /// DouZero integers (3–14 for 3…A, 17 for 2, 20 black joker, 30 red joker).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone)]
 pub enum CardsInput {
     Text(String),
     DouZero(Vec<i64>),
+}
+
+impl<'de> Deserialize<'de> for CardsInput {
+    /// By hand, not `untagged`: a bad list element is reported at its own
+    /// pointer (`/hand/3`: "99 is not a card (...)"), not as a
+    /// list that matches neither form.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CardsVisitor;
+        impl<'de> serde::de::Visitor<'de> for CardsVisitor {
+            type Value = CardsInput;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a card string such as \"33455TJ2BR\" or a list of DouZero card integers",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<CardsInput, E> {
+                Ok(CardsInput::Text(s.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<CardsInput, E> {
+                Ok(CardsInput::Text(s))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CardsInput, A::Error> {
+                let mut cards = Vec::new();
+                while let Some(DouZeroCard(card)) = seq.next_element()? {
+                    cards.push(card);
+                }
+                Ok(CardsInput::DouZero(cards))
+            }
+        }
+        deserializer.deserialize_any(CardsVisitor)
+    }
+}
+
+/// One element of a DouZero list: one of [`DOUZERO_CARDS`], anything else an
+/// error naming the value.
+struct DouZeroCard(i64);
+
+impl<'de> Deserialize<'de> for DouZeroCard {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CardVisitor;
+        fn not_a_card<E: serde::de::Error>(shown: impl std::fmt::Display) -> E {
+            E::custom(format!(
+                "{shown} is not a card (DouZero cards are 3-14, 17, 20 and 30)"
+            ))
+        }
+        impl<'de> serde::de::Visitor<'de> for CardVisitor {
+            type Value = DouZeroCard;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a DouZero card integer (3-14, 17, 20 or 30)")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<DouZeroCard, E> {
+                if DOUZERO_CARDS.contains(&v) {
+                    Ok(DouZeroCard(v))
+                } else {
+                    Err(not_a_card(v))
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<DouZeroCard, E> {
+                match i64::try_from(v) {
+                    Ok(v) => self.visit_i64(v),
+                    Err(_) => Err(not_a_card(v)),
+                }
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<DouZeroCard, E> {
+                // JSON numbers beyond u64, and fractions, arrive as floats;
+                // a huge one is shown short (1e300, not 301 digits).
+                if v.abs() < 1e16 {
+                    Err(not_a_card(v))
+                } else {
+                    Err(not_a_card(format_args!("{v:e}")))
+                }
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<DouZeroCard, E> {
+                let shown: String = s.chars().take(20).collect();
+                Err(E::custom(format!(
+                    "\"{shown}\" is not a card: a list holds DouZero integers (a card string is one string)"
+                )))
+            }
+        }
+        deserializer.deserialize_any(CardVisitor)
+    }
 }
 
 /// Characters a card string may hold (the count limits are checked after).

@@ -17,11 +17,67 @@ use crate::mahjong::{self, Action, ClaimAction, DiscardContext, Field, MahjongEr
 
 /// Tiles: a tenhou string (`123m456p789s1234567z`, 0 = red five) or a list of
 /// mjai names (`5m`, `5mr`, `E`, `S`, `W`, `N`, `P`, `F`, `C`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone)]
 pub enum TilesInput {
     Tenhou(String),
     Mjai(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for TilesInput {
+    /// By hand, not `untagged`: a list element that isn't a string is
+    /// reported at its own pointer (`/hand/3`), not as a value that matches
+    /// neither form.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TilesVisitor;
+        impl<'de> serde::de::Visitor<'de> for TilesVisitor {
+            type Value = TilesInput;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a tenhou tile string such as \"123m456p11z\" or a list of tile names such as [\"5m\", \"E\"]",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<TilesInput, E> {
+                Ok(TilesInput::Tenhou(s.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<TilesInput, E> {
+                Ok(TilesInput::Tenhou(s))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TilesInput, A::Error> {
+                let mut names = Vec::new();
+                while let Some(TileName(name)) = seq.next_element()? {
+                    names.push(name);
+                }
+                Ok(TilesInput::Mjai(names))
+            }
+        }
+        deserializer.deserialize_any(TilesVisitor)
+    }
+}
+
+/// One element of a tile list: a string (parsed as a tile later, with the
+/// other fields' context).
+struct TileName(String);
+
+impl<'de> Deserialize<'de> for TileName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NameVisitor;
+        impl serde::de::Visitor<'_> for NameVisitor {
+            type Value = TileName;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a tile name such as \"5m\", \"5mr\" or \"E\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<TileName, E> {
+                Ok(TileName(s.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<TileName, E> {
+                Ok(TileName(s))
+            }
+        }
+        deserializer.deserialize_str(NameVisitor)
+    }
 }
 
 const TENHOU_PATTERN: &str = r"^([0-9]+[mpsz])*$";

@@ -143,7 +143,7 @@ async fn each_kind_of_bad_input_is_a_422_naming_the_field() {
         (
             serde_json::json!({"hand": [3, 4, 99]}),
             "/hand/2",
-            "unknown card",
+            "99 is not a card (DouZero cards are 3-14, 17, 20 and 30)",
         ),
         (
             serde_json::json!({"hand": "33445566778899TTJJQQK"}),
@@ -558,4 +558,100 @@ async fn bids_rise_or_pass() {
     }
     let p = assert_problem(&bid("33456789", serde_json::json!([])).await, 422);
     assert_eq!(p["errors"][0]["pointer"], "/hand");
+}
+
+/// Raw JSON bodies: serde_json::json! cannot write numbers beyond u64.
+async fn post_raw(uri: &str, body: &str) -> Reply {
+    call(&app(), post_json(uri, body)).await
+}
+
+#[tokio::test]
+async fn a_bad_card_list_element_is_named_by_its_pointer() {
+    let not_a_card = "is not a card (DouZero cards are 3-14, 17, 20 and 30)";
+    let cases = [
+        (
+            "/doudizhu/moves",
+            r#"{"hand": [3, 4, 5, 99999999999999999999]}"#,
+            "/hand/3",
+            format!("1e20 {not_a_card}"),
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": [3, 18446744073709551615]}"#,
+            "/hand/1",
+            format!("18446744073709551615 {not_a_card}"),
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": [3, -7]}"#,
+            "/hand/1",
+            format!("-7 {not_a_card}"),
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": [3, 4.5]}"#,
+            "/hand/1",
+            format!("4.5 {not_a_card}"),
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": [3, 1e300]}"#,
+            "/hand/1",
+            format!("1e300 {not_a_card}"),
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": [3, "4"]}"#,
+            "/hand/1",
+            "\"4\" is not a card: a list holds DouZero integers (a card string is one string)"
+                .to_string(),
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": [3, null]}"#,
+            "/hand/1",
+            "invalid type: null, expected a DouZero card integer (3-14, 17, 20 or 30)".to_string(),
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": {"cards": [3]}}"#,
+            "/hand",
+            "invalid type: map, expected a card string such as \"33455TJ2BR\" or a list of DouZero card integers".to_string(),
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": "3", "last": [3, 1e30]}"#,
+            "/last/1",
+            format!("1e30 {not_a_card}"),
+        ),
+        (
+            "/doudizhu/play",
+            r#"{"seat": "landlord", "hand": "3", "history": [[3], [4, 16]]}"#,
+            "/history/1/1",
+            format!("16 {not_a_card}"),
+        ),
+        (
+            "/doudizhu/endgame",
+            r#"{"hands": {"landlord": [3, 300]}, "to_move": "landlord"}"#,
+            "/hands/landlord/1",
+            format!("300 {not_a_card}"),
+        ),
+        (
+            "/doudizhu/endgame",
+            r#"{"hands": {"landlord": [3]}, "to_move": "landlord", "last": {"seat": "landlord_down", "cards": [true]}}"#,
+            "/last/cards/0",
+            "invalid type: boolean `true`, expected a DouZero card integer (3-14, 17, 20 or 30)".to_string(),
+        ),
+    ];
+    for (uri, body, pointer, message) in cases {
+        let r = post_raw(uri, body).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+        assert_eq!(p["errors"][0]["message"], message.as_str(), "{body}: {p}");
+    }
+    // Both forms still read.
+    let r = post_raw("/doudizhu/moves", r#"{"hand": [3, 3, 30], "last": "4"}"#).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let r = post_raw("/doudizhu/moves", r#"{"hand": "33R", "last": [4]}"#).await;
+    assert_eq!(r.status, 200, "{}", r.text());
 }

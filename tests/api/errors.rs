@@ -87,3 +87,101 @@ async fn search_panic_is_500_and_frees_the_worker() {
     let r = call(&app, post_json("/test/spin", r#"{"budget_ms": 5}"#)).await;
     assert_eq!(r.status, 200, "{}", r.text());
 }
+
+#[tokio::test]
+async fn a_duplicate_key_points_at_the_key() {
+    let (app, _) = test_app(test_config(1, 1));
+    for (uri, body, pointer, field) in [
+        (
+            "/doudizhu/moves",
+            r#"{"hand": "33", "hand": "44"}"#,
+            "/hand",
+            "hand",
+        ),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": "33", "rules": {"trio_solo": true, "trio_solo": false}}"#,
+            "/rules/trio_solo",
+            "trio_solo",
+        ),
+        (
+            "/doudizhu/endgame",
+            r#"{"hands": {"landlord": "3"}, "to_move": "landlord", "last": {"seat": "landlord_up", "seat": "landlord_down", "cards": "4"}}"#,
+            "/last/seat",
+            "seat",
+        ),
+        (
+            "/mahjong/discard",
+            r#"{"variant": "riichi", "hand": "123m456p789s1127z5m", "table": {"river": [{"seat": "right", "tile": "1m", "tile": "2m"}]}}"#,
+            "/table/river/0/tile",
+            "tile",
+        ),
+        (
+            "/test/spin",
+            r#"{"budget_ms": 1, "budget_ms": 2}"#,
+            "/budget_ms",
+            "budget_ms",
+        ),
+    ] {
+        let p = assert_problem(&call(&app, post_json(uri, body)).await, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+        assert_eq!(
+            p["errors"][0]["message"],
+            format!("duplicate field `{field}`"),
+            "{body}: {p}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_object_given_as_an_array_is_422_at_any_depth() {
+    let (app, _) = test_app(test_config(1, 1));
+    for (uri, body, pointer) in [
+        ("/doudizhu/moves", r#"["33345"]"#, ""),
+        (
+            "/doudizhu/moves",
+            r#"{"hand": "33", "rules": [true, true, true, true]}"#,
+            "/rules",
+        ),
+        (
+            "/doudizhu/endgame",
+            r#"{"hands": ["3", "4", null], "to_move": "landlord"}"#,
+            "/hands",
+        ),
+        (
+            "/doudizhu/endgame",
+            r#"{"hands": {"landlord": "3", "landlord_down": "4"}, "to_move": "landlord", "last": ["landlord_down", "5"]}"#,
+            "/last",
+        ),
+        (
+            "/mahjong/discard",
+            r#"{"variant": "riichi", "hand": "123m456p789s1127z", "melds": [["pung", "555m"]]}"#,
+            "/melds/0",
+        ),
+        (
+            "/mahjong/claim",
+            r#"{"variant": "riichi", "hand": "123m456p789s1122z", "tile": "1z", "from": "left", "table": {"river": [["right", "1m"]]}}"#,
+            "/table/river/0",
+        ),
+        (
+            "/mahjong/discard",
+            r#"{"variant": "riichi", "hand": "123m456p789s1127z5m", "table": [[], {}]}"#,
+            "/table",
+        ),
+        ("/gomoku/move", r#"[15, "freestyle", [[7, 7]]]"#, ""),
+    ] {
+        let p = assert_problem(&call(&app, post_json(uri, body)).await, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+        assert_eq!(
+            p["errors"][0]["message"], "expected a JSON object, not an array",
+            "{body}: {p}"
+        );
+    }
+    // Lists and points given as arrays still read.
+    let r = call(
+        &app,
+        post_json("/gomoku/move", r#"{"moves": [[7, 7]], "max_depth": 1}"#),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+}

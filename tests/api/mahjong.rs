@@ -449,3 +449,35 @@ async fn a_second_red_five_is_named_by_its_rule() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_bad_tile_list_element_is_named_by_its_pointer() {
+    let cases = [
+        (
+            serde_json::json!({"variant": "riichi", "hand": ["1m", "2m", 3]}),
+            "/hand/2",
+            "invalid type: integer `3`, expected a tile name such as \"5m\", \"5mr\" or \"E\"",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m", "melds": [{"type": "pung", "tiles": ["E", null, "E"]}]}),
+            "/melds/0/tiles/1",
+            "invalid type: null, expected a tile name such as \"5m\", \"5mr\" or \"E\"",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": 123}),
+            "/hand",
+            "invalid type: integer `123`, expected a tenhou tile string such as \"123m456p11z\" or a list of tile names such as [\"5m\", \"E\"]",
+        ),
+        (
+            serde_json::json!({"variant": "riichi", "hand": "123m456p789s1127z5m", "visible": [["1m"]]}),
+            "/visible/0",
+            "invalid type: sequence, expected a tile name such as \"5m\", \"5mr\" or \"E\"",
+        ),
+    ];
+    for (body, pointer, message) in cases {
+        let r = post("/mahjong/discard", body.clone()).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+        assert_eq!(p["errors"][0]["message"], message, "{body}: {p}");
+    }
+}
