@@ -12,6 +12,7 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema,
 use super::AppState;
 use super::error::{ApiError, FieldError, Problem};
 use super::extract::ApiJson;
+use super::string_or_list::{Expecting, StringOrList};
 use crate::doudizhu::bid;
 use crate::doudizhu::bot::{self, GameState};
 use crate::doudizhu::endgame::{self, Outcome, Position, PositionError, Seat};
@@ -30,37 +31,21 @@ pub enum CardsInput {
 }
 
 impl<'de> Deserialize<'de> for CardsInput {
-    /// By hand, not `untagged`: a bad list element is reported at its own
-    /// pointer (`/hand/3`: "99 is not a card (...)"), not as a
-    /// list that matches neither form.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct CardsVisitor;
-        impl<'de> serde::de::Visitor<'de> for CardsVisitor {
-            type Value = CardsInput;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str(
-                    "a card string such as \"33455TJ2BR\" or a list of DouZero card integers",
-                )
-            }
-            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<CardsInput, E> {
-                Ok(CardsInput::Text(s.to_string()))
-            }
-            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<CardsInput, E> {
-                Ok(CardsInput::Text(s))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<CardsInput, A::Error> {
-                let mut cards = Vec::new();
-                while let Some(DouZeroCard(card)) = seq.next_element()? {
-                    cards.push(card);
+        Ok(
+            match StringOrList::<DouZeroCard>::deserialize(deserializer)? {
+                StringOrList::Text(s) => CardsInput::Text(s),
+                StringOrList::List(cards) => {
+                    CardsInput::DouZero(cards.into_iter().map(|c| c.0).collect())
                 }
-                Ok(CardsInput::DouZero(cards))
-            }
-        }
-        deserializer.deserialize_any(CardsVisitor)
+            },
+        )
     }
+}
+
+impl Expecting for DouZeroCard {
+    const EXPECTING: &'static str =
+        "a card string such as \"33455TJ2BR\" or a list of DouZero card integers";
 }
 
 /// One element of a DouZero list: one of [`DOUZERO_CARDS`], anything else an

@@ -9,6 +9,7 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema,
 
 use super::error::{ApiError, Problem};
 use super::extract::ApiJson;
+use super::string_or_list::{Expecting, StringOrList};
 use crate::mahjong::hong_kong_defence;
 use crate::mahjong::riichi_bot::{self, TableAction, TableDecision};
 use crate::mahjong::stateless::{self, Question, RiverEntry, TableFields};
@@ -24,37 +25,16 @@ pub enum TilesInput {
 }
 
 impl<'de> Deserialize<'de> for TilesInput {
-    /// By hand, not `untagged`: a list element that isn't a string is
-    /// reported at its own pointer (`/hand/3`), not as a value that matches
-    /// neither form.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct TilesVisitor;
-        impl<'de> serde::de::Visitor<'de> for TilesVisitor {
-            type Value = TilesInput;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str(
-                    "a tenhou tile string such as \"123m456p11z\" or a list of tile names such as [\"5m\", \"E\"]",
-                )
-            }
-            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<TilesInput, E> {
-                Ok(TilesInput::Tenhou(s.to_string()))
-            }
-            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<TilesInput, E> {
-                Ok(TilesInput::Tenhou(s))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<TilesInput, A::Error> {
-                let mut names = Vec::new();
-                while let Some(TileName(name)) = seq.next_element()? {
-                    names.push(name);
-                }
-                Ok(TilesInput::Mjai(names))
-            }
-        }
-        deserializer.deserialize_any(TilesVisitor)
+        Ok(match StringOrList::<TileName>::deserialize(deserializer)? {
+            StringOrList::Text(s) => TilesInput::Tenhou(s),
+            StringOrList::List(names) => TilesInput::Mjai(names.into_iter().map(|n| n.0).collect()),
+        })
     }
+}
+
+impl Expecting for TileName {
+    const EXPECTING: &'static str = "a tenhou tile string such as \"123m456p11z\" or a list of tile names such as [\"5m\", \"E\"]";
 }
 
 /// One element of a tile list: a string (parsed as a tile later, with the

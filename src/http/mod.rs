@@ -11,6 +11,7 @@ pub mod mahjong;
 pub mod metrics;
 pub mod middleware;
 pub mod mjai;
+pub mod string_or_list;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
