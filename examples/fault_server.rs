@@ -1,4 +1,4 @@
-//! The real service plus two routes that panic, for `bench/faults.sh`: shows
+//! The real service plus two routes that panic, for `scripts/faults.sh`: shows
 //! on a live process that a panic in a handler or in a search becomes a 500
 //! problem and the process keeps serving. The release binary has no such
 //! route, so the script runs this instead for that one check.

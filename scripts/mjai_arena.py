@@ -42,8 +42,8 @@ Illegal actions
     their context written to OUT_DIR/error_answers.jsonl.
 
 Run
-    bench/mjai_arena.sh --candidate rulebase --opponents rulebase --games 8
-    bench/mjai_arena.sh --candidate "stdio:target/release/gamebot mjai {seat}" \
+    scripts/mjai_arena.sh --candidate rulebase --opponents rulebase --games 8
+    scripts/mjai_arena.sh --candidate "stdio:target/release/gamebot mjai {seat}" \
         --games 40 --jobs 2 --json target/mjai-arena/result.json
 """
 

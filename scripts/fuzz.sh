@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target (fuzz/fuzz_targets/) for a fixed time each.
 #
-#   bash bench/fuzz.sh                  (4 targets x 120 s)
-#   FUZZ_SECONDS=600 bash bench/fuzz.sh request
+#   bash scripts/fuzz.sh                  (4 targets x 120 s)
+#   FUZZ_SECONDS=600 bash scripts/fuzz.sh request
 #
 # Stable toolchain: RUSTC_BOOTSTRAP=1 lets cargo-fuzz pass its -Z flags, and
 # `-s none` builds without a sanitizer (Rust's own checks stay on: overflow and

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak memory with every worker solving a hard endgame at once.
 #
-#   bench/memory.sh [WORKERS] [SEARCH_MEMORY_MIB] [BUDGET_MS]
+#   scripts/memory.sh [WORKERS] [SEARCH_MEMORY_MIB] [BUDGET_MS]
 #
 # Starts the release server with WORKERS workers (default 2) and the given
 # search-table budget (default 512 MiB, the default setting), sends WORKERS

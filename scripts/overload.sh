@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Overload: ten times more search requests than workers, against the release binary.
 #
-#   bash bench/overload.sh            (about a minute)
+#   bash scripts/overload.sh            (about a minute)
 #
 # Two configurations of the same binary:
 #   queue    the default max_queued (32): all 10 x workers searches are admitted;
@@ -33,7 +33,7 @@ for mode in queue shed; do
   start_server "${settings[@]}"
   printf '\n== %s: workers %s, max_queued %s (pid %s; load average %s)\n' "$mode" "$WORKERS" \
     "$([[ $mode == shed ]] && echo 2 || echo 32)" "$SERVER_PID" "$(cut -d' ' -f1-3 /proc/loadavg)"
-  "$PYTHON" "$BENCH/traffic.py" overload --url "$BASE_URL" --pid "$SERVER_PID" \
+  "$PYTHON" "$SCRIPTS/traffic.py" overload --url "$BASE_URL" --pid "$SERVER_PID" \
     --workers "$WORKERS" --factor "$FACTOR" --budget-ms "$BUDGET_MS" --slack-ms "$SLACK_MS" \
     --waves "$WAVES" || status=1
   stop_server || { log "FAIL: the server exited with status $? on SIGTERM"; status=1; }

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # A seeded 4-player Riichi arena on Mortal's rules engine (the mjai package on
 # PyPI): a candidate against three reference bots on duplicate walls. See the
-# docstring of bench/mjai_arena.py for what it measures.
+# docstring of scripts/mjai_arena.py for what it measures.
 #
-#   bash bench/mjai_arena.sh --candidate rulebase --opponents rulebase --games 8
-#   bash bench/mjai_arena.sh --candidate riichibot --games 8 --jobs 2
+#   bash scripts/mjai_arena.sh --candidate rulebase --opponents rulebase --games 8
+#   bash scripts/mjai_arena.sh --candidate riichibot --games 8 --jobs 2
 #   cargo build --release --locked &&
-#   bash bench/mjai_arena.sh --candidate "stdio:target/release/gamebot mjai {seat}" --games 40 --jobs 2
+#   bash scripts/mjai_arena.sh --candidate "stdio:target/release/gamebot mjai {seat}" --games 40 --jobs 2
 #
 # The first run makes a venv under target/mjai-venv (MJAI_VENV overrides) with
 # mjai==0.2.1 (its declared dependencies are not needed, hence --no-deps),
@@ -24,4 +24,4 @@ if [[ ! -f "$VENV/.mjai-arena-ready" ]]; then
   "$VENV/bin/pip" install --quiet --disable-pip-version-check loguru requests
   touch "$VENV/.mjai-arena-ready"
 fi
-exec "$VENV/bin/python" bench/mjai_arena.py "$@"
+exec "$VENV/bin/python" scripts/mjai_arena.py "$@"

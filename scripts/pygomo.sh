@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The Gomocup brain driven by a protocol client we did not write: pygomo-lib
 # (PyPI), the manager's side of the piskvork protocol, plays pbrain-gamebot
-# against itself and referees with its own board (bench/pygomo_match.py).
+# against itself and referees with its own board (scripts/pygomo_match.py).
 #
-#   bash bench/pygomo.sh                       (10 games per rule, 200 ms a move)
-#   bash bench/pygomo.sh --games 4 --ms 100
+#   bash scripts/pygomo.sh                       (10 games per rule, 200 ms a move)
+#   bash scripts/pygomo.sh --games 4 --ms 100
 #
 # Installs pygomo-lib (pinned) into a venv under the bench tools directory.
 set -euo pipefail
@@ -19,4 +19,4 @@ if ! "$VENV/bin/python" -c "import pygomo, sys; sys.exit(pygomo.__version__ != '
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "pygomo-lib==$PYGOMO_VERSION"
 fi
 cargo build --release --quiet --bin pbrain-gamebot --manifest-path "$ROOT/Cargo.toml"
-exec "$VENV/bin/python" "$BENCH/pygomo_match.py" "$ROOT/target/release/pbrain-gamebot" "$@"
+exec "$VENV/bin/python" "$SCRIPTS/pygomo_match.py" "$ROOT/target/release/pbrain-gamebot" "$@"

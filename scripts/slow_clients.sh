@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Idle and half-open connections against the light routes.
 #
-#   bench/slow_clients.sh [CONNECTIONS] [REQUESTS]
+#   scripts/slow_clients.sh [CONNECTIONS] [REQUESTS]
 #
 # Measures GET /healthz and POST /doudizhu/moves latency (REQUESTS each, one
 # keep-alive connection, sequential) on a quiet server, then again while

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Soak: mixed traffic for a fixed time against the release binary (default config).
 #
-#   bash bench/soak.sh                 (10 minutes)
-#   SOAK_SECONDS=60 bash bench/soak.sh (a quick look)
+#   bash scripts/soak.sh                 (10 minutes)
+#   SOAK_SECONDS=60 bash scripts/soak.sh (a quick look)
 #
 # RATE requests/s in all, open loop over CLIENTS clients: random valid requests to
 # every route (random deals, so searches are new positions that fill the cache
@@ -21,6 +21,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 build_release
 start_server
 log "server pid $SERVER_PID on $BASE_URL; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-"$PYTHON" "$BENCH/traffic.py" soak --url "$BASE_URL" --pid "$SERVER_PID" \
+"$PYTHON" "$SCRIPTS/traffic.py" soak --url "$BASE_URL" --pid "$SERVER_PID" \
   --seconds "${SOAK_SECONDS:-600}" --rate "${RATE:-200}" --clients "${CLIENTS:-16}" \
   --sample-every "${SAMPLE_EVERY:-30}" --rss-slack-mib "${RSS_SLACK_MIB:-32}"

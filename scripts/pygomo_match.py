@@ -1,7 +1,7 @@
 """Plays pbrain-gamebot against itself through pygomo-lib, a third-party Gomocup
 protocol client (the manager's side), with pygomo's own board as the referee.
 
-    python bench/pygomo_match.py BRAIN [--games N] [--ms MS] [--size 15] [--seed S]
+    python scripts/pygomo_match.py BRAIN [--games N] [--ms MS] [--size 15] [--seed S]
 
 Per rule (freestyle, renju): START and ABOUT once, INFO rule / timeout_turn /
 timeout_match; then per game RESTART, a random opening stone sent to white with

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Throughput and latency of every endpoint, against the release binary on 127.0.0.1.
 #
-#   bash bench/load.sh                      (about 5 minutes with the defaults)
-#   DURATION=10 CONCURRENCY="1 16 64" bash bench/load.sh
+#   bash scripts/load.sh                      (about 5 minutes with the defaults)
+#   DURATION=10 CONCURRENCY="1 16 64" bash scripts/load.sh
 #
 # For each endpoint and each concurrency:
 #   max   closed loop, as fast as it answers: requests/s.
@@ -11,20 +11,20 @@
 #         wait it causes is counted): p50 / p99 / p99.9 latency.
 # Then the light endpoints' latency at a fixed rate while every search worker is
 # kept busy by whole-deal /doudizhu/endgame searches (and /gomoku/move when the
-# server has that route and bench/bodies/gomoku_move.json exists), with and
+# server has that route and scripts/bodies/gomoku_move.json exists), with and
 # without that saturation, checking that the pool really is saturated.
 #
 # Environment:
 #   DURATION         seconds per run (default 5)
 #   CONCURRENCY      connection counts (default "1 16 64")
-#   ENDPOINTS        names from bench/bodies/NAME.json (default: every file there)
+#   ENDPOINTS        names from scripts/bodies/NAME.json (default: every file there)
 #   LIGHT            endpoints measured under saturation (default "moves split discard")
 #   RATE_FRACTION    open-loop rate as a fraction of the measured maximum (default 0.25)
 #   SATURATED_RATE   requests/s of each light endpoint under saturation (default 1000)
 #   BENCH_LOG_LEVEL  server log level (default warn: one log line per request at
 #                    info costs throughput)
 #   GAMEBOT_BIN      use this binary instead of building target/release/gamebot
-# Tools: oha (pinned in bench/common.sh), installed on first use with cargo install.
+# Tools: oha (pinned in scripts/common.sh), installed on first use with cargo install.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -48,7 +48,7 @@ log "server pid $SERVER_PID on $BASE_URL, $WORKERS search workers; load average:
 
 if [[ -z "${ENDPOINTS:-}" ]]; then
   ENDPOINTS="healthz"
-  for f in "$BENCH"/bodies/*.json; do
+  for f in "$SCRIPTS"/bodies/*.json; do
     name="$(basename "$f" .json)"
     [[ -n "${ROUTE[$name]:-}" ]] || continue
     if route_exists "${ROUTE[$name]}" "$f"; then
@@ -72,7 +72,7 @@ oha_run() {
     "$OHA" "${args[@]}" "$BASE_URL/healthz"
   else
     "$OHA" "${args[@]}" -m POST -H 'content-type: application/json' \
-      -D "$BENCH/bodies/$name.json" "$BASE_URL${ROUTE[$name]}"
+      -D "$SCRIPTS/bodies/$name.json" "$BASE_URL${ROUTE[$name]}"
   fi
 }
 
@@ -105,11 +105,11 @@ done
 # --- light endpoints while the search pool is saturated -------------------------------------
 saturators=$((WORKERS * 2))
 gomoku_args=()
-if [[ -f "$BENCH/bodies/gomoku_move.json" ]] && route_exists /gomoku/move "$BENCH/bodies/gomoku_move.json"; then
-  gomoku_args=(--gomoku-body "$(cat "$BENCH/bodies/gomoku_move.json")")
+if [[ -f "$SCRIPTS/bodies/gomoku_move.json" ]] && route_exists /gomoku/move "$SCRIPTS/bodies/gomoku_move.json"; then
+  gomoku_args=(--gomoku-body "$(cat "$SCRIPTS/bodies/gomoku_move.json")")
 fi
 sat_seconds=$((DURATION * $(wc -w <<<"$LIGHT") * 2 + 30))
-"$PYTHON" "$BENCH/traffic.py" saturate --url "$BASE_URL" --concurrency "$saturators" \
+"$PYTHON" "$SCRIPTS/traffic.py" saturate --url "$BASE_URL" --concurrency "$saturators" \
   --budget-ms 2000 --seconds "$sat_seconds" "${gomoku_args[@]}" >"$RESULTS/saturate.txt" 2>&1 &
 BACKGROUND_PIDS+=($!)
 for _ in $(seq 1 100); do

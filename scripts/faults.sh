@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Faults against live processes (complements tests/api/search_pool.rs and shutdown.rs):
 #
-#   bash bench/faults.sh              (about half a minute)
+#   bash scripts/faults.sh              (about half a minute)
 #
 #   disconnect  (release binary, 1 worker) a client sends a 10 s whole-deal endgame
 #               search and closes its connection 0.3 s later: the worker must be
@@ -29,20 +29,20 @@ build_release
 
 printf '\n== disconnect\n'
 start_server GAMEBOT_WORKERS=1
-"$PYTHON" "$BENCH/traffic.py" disconnect --url "$BASE_URL" || status=1
+"$PYTHON" "$SCRIPTS/traffic.py" disconnect --url "$BASE_URL" || status=1
 stop_server || status=1
 
 printf '\n== panic\n'
 log "cargo build --release --locked --example fault_server"
 (cd "$ROOT" && cargo build --release --locked --quiet --example fault_server) || die "build failed"
 start_server GAMEBOT_LOG_LEVEL=error -- "${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/fault_server"
-"$PYTHON" "$BENCH/traffic.py" panic --url "$BASE_URL" || status=1
+"$PYTHON" "$SCRIPTS/traffic.py" panic --url "$BASE_URL" || status=1
 stop_server || status=1
 
 printf '\n== drain\n'
 start_server GAMEBOT_WORKERS=2
 pid="$SERVER_PID"
-"$PYTHON" "$BENCH/traffic.py" drain --url "$BASE_URL" --pid "$pid" --clients "$CLIENTS" \
+"$PYTHON" "$SCRIPTS/traffic.py" drain --url "$BASE_URL" --pid "$pid" --clients "$CLIENTS" \
   --seconds "$DRAIN_SECONDS" --term-after "$TERM_AFTER" --budget-ms 300 || status=1
 rc=0
 wait "$pid" || rc=$?

@@ -1,9 +1,9 @@
-# Shared by the bench/ scripts (sourced, not run): building, tools, starting and
+# Shared by the scripts in scripts/ (sourced, not run): building, tools, starting and
 # stopping a server on 127.0.0.1. Everything here is bounded in time and stops
 # what it starts.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BENCH="$ROOT/bench"
+SCRIPTS="$ROOT/scripts"
 # Tools (oha, cargo-fuzz) go into a cache directory, never into ~/.cargo/bin.
 TOOLS="${GAMEBOT_BENCH_TOOLS:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/gamebot-bench}"
 PYTHON="${PYTHON:-python3}"
