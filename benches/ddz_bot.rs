@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use gamebot::doudizhu::bot::{GameState, SplitMix64, choose_play, random_deal};
 use gamebot::doudizhu::endgame::Seat;
 use gamebot::doudizhu::{Hand, Rules};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -15,7 +15,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use gamebot::cache::TranspositionCache;
 use gamebot::doudizhu::endgame::{Position, Seat, solve_endgame};
 use gamebot::doudizhu::{Hand, Rank, Rules, classify};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 use gamebot::rng::XorShift64Star;
 
 fn h(s: &str) -> Hand {

@@ -6,7 +6,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use gamebot::gomoku::midgames::MIDGAMES;
 use gamebot::gomoku::{Board, Limits, Point, Rule, search};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 
 /// The renju position of the shared midgame set (also searched as freestyle).
 const MIDGAME: &[Point] = MIDGAMES[5].1;

@@ -4,7 +4,11 @@
 //! ```text
 //! cargo run --release --example ddz_arena -- --deals 2000 --seed 1 --opponent rule
 //!     [--budget-ms 200] [--verbose] [--landlord-only] [--oracle] [--no-infer]
+//! cargo run --release --example ddz_arena -- --help
 //! ```
+//!
+//! `--opponent` is `random`, `rule` (the default) or `baseline` (`seed`, its
+//! old name, is still accepted). Defaults: 200 deals, seed 1, 200 ms.
 //!
 //! `--oracle` is a measurement, not a player: the bot's search and rollouts
 //! get the true hands of all seats instead of sampled deals (an upper bound
@@ -21,10 +25,11 @@
 //!   bombs, trios and planes, chains, pairs, solos) and play the group holding
 //!   the lowest card; following, the lowest play of the same type; a peasant
 //!   passes on its partner's play; otherwise a random legal move;
-//! * `seed`: the classic split heuristic (hand value `Σ value − 7 × plays`) —
-//!   lead the group leaving the best value; answer with the beating play that
-//!   leaves the best value if no worse than passing; bomb only when the rest
-//!   is one play; pass on the partner's play.
+//! * `baseline` (formerly `seed`, still accepted): the prototype bot written
+//!   from the seed documents, the classic split heuristic (hand value
+//!   `Σ value − 7 × plays`) — lead the group leaving the best value; answer
+//!   with the beating play that leaves the best value if no worse than
+//!   passing; bomb only when the rest is one play; pass on the partner's play.
 //!
 //! Reported per role: the bot's win rate (WP, Wilson 95% interval) and average
 //! difference in points (ADP, normal 95% interval) for the bot's side: the
@@ -39,71 +44,54 @@
 
 use std::time::{Duration, Instant};
 
+use clap::{Parser, ValueEnum};
+
 use gamebot::doudizhu::bot::{GameState, PlayOptions, SplitMix64, choose_play_with, random_deal};
 use gamebot::doudizhu::endgame::Seat;
 use gamebot::doudizhu::{Combo, ComboType, Hand, Rank, Rules, beats, legal_moves, split};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The fixed opponent the bot plays against.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
 enum Opp {
+    /// A uniformly random legal move.
     Random,
+    /// RLCard-style rules: lead the group holding the lowest card, follow low.
     Rule,
-    Seed,
+    /// The baseline bot: the classic split heuristic (`seed` is an old name).
+    #[value(alias = "seed")]
+    Baseline,
 }
 
+/// Dou Dizhu arena: the play bot against a fixed opponent on seeded random
+/// deals, each deal played with the bot as landlord and as both peasants.
+#[derive(Parser, Debug)]
+#[command(about, long_about = None)]
 struct Args {
+    /// Number of deals (each is played twice unless --landlord-only).
+    #[arg(long, default_value_t = 200, value_name = "N")]
     deals: usize,
+    /// RNG seed for the deals and the opponents.
+    #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
+    /// The opponent.
+    #[arg(long, value_enum, default_value_t = Opp::Rule)]
     opponent: Opp,
+    /// The bot's time budget per decision, in milliseconds.
+    #[arg(long, default_value_t = 200, value_name = "N")]
     budget_ms: u64,
+    /// Print the win rates every 100 deals (on stderr).
+    #[arg(long)]
     verbose: bool,
+    /// Play only the games with the bot as landlord (for bid calibration).
+    #[arg(long)]
     landlord_only: bool,
+    /// Give the bot's search the true hands of all seats (a measurement, not a player).
+    #[arg(long)]
     oracle: bool,
+    /// Sample the hidden hands uniformly, without the bias from passes.
+    #[arg(long)]
     no_infer: bool,
-}
-
-fn parse_args() -> Args {
-    let mut a = Args {
-        deals: 200,
-        seed: 1,
-        opponent: Opp::Rule,
-        budget_ms: 200,
-        verbose: false,
-        landlord_only: false,
-        oracle: false,
-        no_infer: false,
-    };
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < argv.len() {
-        let val = |i: usize| argv.get(i + 1).cloned().unwrap_or_default();
-        match argv[i].as_str() {
-            "--deals" => a.deals = val(i).parse().expect("--deals N"),
-            "--seed" => a.seed = val(i).parse().expect("--seed N"),
-            "--budget-ms" => a.budget_ms = val(i).parse().expect("--budget-ms N"),
-            "--opponent" => {
-                a.opponent = match val(i).as_str() {
-                    "random" => Opp::Random,
-                    "rule" => Opp::Rule,
-                    "seed" => Opp::Seed,
-                    o => panic!("unknown opponent {o:?} (random|rule|seed)"),
-                }
-            }
-            flag @ ("--verbose" | "--no-infer" | "--oracle" | "--landlord-only") => {
-                *match flag {
-                    "--verbose" => &mut a.verbose,
-                    "--no-infer" => &mut a.no_infer,
-                    "--oracle" => &mut a.oracle,
-                    _ => &mut a.landlord_only,
-                } = true;
-                i += 1;
-                continue;
-            }
-            o => panic!("unknown option {o:?}"),
-        }
-        i += 2;
-    }
-    a
 }
 
 // --------------------------------------------------------------- opponents
@@ -246,7 +234,7 @@ fn hand_value(h: Hand, rules: &Rules) -> i32 {
     }
 }
 
-fn seed_move(v: &View) -> Combo {
+fn baseline_move(v: &View) -> Combo {
     match v.last {
         None => {
             let sp = split(v.hand, v.rules);
@@ -360,7 +348,7 @@ fn play_game(
             match opp {
                 Opp::Random => random_move(&v, rng),
                 Opp::Rule => rule_move(&v, rng),
-                Opp::Seed => seed_move(&v),
+                Opp::Baseline => baseline_move(&v),
             }
         };
         if !bot_seats[i] && std::env::var_os("ARENA_TRACE").is_some() {
@@ -442,7 +430,7 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn main() {
-    let args = parse_args();
+    let args = Args::parse();
     let rules = Rules::default();
     let budget = Duration::from_millis(args.budget_ms);
     let mut deal_rng = SplitMix64::new(args.seed);

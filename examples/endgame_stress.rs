@@ -5,7 +5,10 @@
 //! cargo run --release --example endgame_stress -- 2 13 100 10000 1
 //! cargo run --release --example endgame_stress -- 3 8 100 10000 1
 //! cargo run --release --example endgame_stress -- walk 2 13 20 1   # cache reuse along games
+//! cargo run --release --example endgame_stress -- --help
 //! ```
+//!
+//! Defaults: 2 seats, 13 cards, 50 deals, 10000 ms, seed 1 (`walk`: 2 13 20 1).
 //!
 //! `only` solves just the deal with that index (0-based) of the seeded run.
 //! Prints each slow or incomplete position, then median / p90 / worst time, nodes per second
@@ -15,10 +18,12 @@
 
 use std::time::{Duration, Instant};
 
+use clap::{Parser, Subcommand};
+
 use gamebot::cache::TranspositionCache;
 use gamebot::doudizhu::endgame::{Outcome, Played, Position, Seat, solve_endgame};
 use gamebot::doudizhu::{Hand, Rank, Rules};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 use gamebot::rng::XorShift64Star;
 
 fn deal(rng: &mut XorShift64Star, seats: usize, cards: usize) -> Position {
@@ -157,24 +162,78 @@ fn walk(seats: usize, cards: usize, games: usize, seed: u64) {
     );
 }
 
+/// Stress run of the Dou Dizhu endgame solver on seeded random deals: prints
+/// each slow or incomplete position, then the time distribution, nodes per
+/// second and how many positions ran out of budget.
+#[derive(Parser, Debug)]
+#[command(about, long_about = None, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    stress: Stress,
+}
+
+#[derive(clap::Args, Debug)]
+struct Stress {
+    /// Seats holding cards (2 or 3).
+    #[arg(default_value_t = 2)]
+    seats: usize,
+    /// Cards per seat.
+    #[arg(default_value_t = 13)]
+    cards: usize,
+    /// Number of deals.
+    #[arg(default_value_t = 50)]
+    deals: usize,
+    /// Time budget per solve, in milliseconds.
+    #[arg(default_value_t = 10_000)]
+    budget_ms: u64,
+    /// RNG seed for the deals.
+    #[arg(default_value_t = 1)]
+    seed: u64,
+    /// Solve only the deal with this index (0-based) of the seeded run.
+    only: Option<usize>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a deal, play the best move and the first-ordered reply, solve
+    /// again … with one shared cache; print the cache hit rate per step.
+    Walk {
+        /// Seats holding cards (2 or 3).
+        #[arg(default_value_t = 2)]
+        seats: usize,
+        /// Cards per seat.
+        #[arg(default_value_t = 13)]
+        cards: usize,
+        /// Number of games.
+        #[arg(default_value_t = 20)]
+        games: usize,
+        /// RNG seed for the deals.
+        #[arg(default_value_t = 1)]
+        seed: u64,
+    },
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let num = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
-    if args.first().map(String::as_str) == Some("walk") {
-        walk(
-            num(1, 2) as usize,
-            num(2, 13) as usize,
-            num(3, 20) as usize,
-            num(4, 1),
-        );
+    let cli = Cli::parse();
+    if let Some(Command::Walk {
+        seats,
+        cards,
+        games,
+        seed,
+    }) = cli.command
+    {
+        walk(seats, cards, games, seed);
         return;
     }
+    let a = cli.stress;
     stress(
-        num(0, 2) as usize,
-        num(1, 13) as usize,
-        num(2, 50) as usize,
-        Duration::from_millis(num(3, 10_000)),
-        num(4, 1),
-        args.get(5).and_then(|a| a.parse().ok()),
+        a.seats,
+        a.cards,
+        a.deals,
+        Duration::from_millis(a.budget_ms),
+        a.seed,
+        a.only,
     );
 }

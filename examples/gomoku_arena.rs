@@ -1,11 +1,15 @@
-//! Gomoku arena: the engine (`gamebot::gomoku::Engine`) against the seed's
+//! Gomoku arena: the engine (`gamebot::gomoku::Engine`) against the baseline
 //! "ways to win" AI, on seeded random openings, with its own referee.
 //!
 //! ```text
 //! cargo run --release --example gomoku_arena -- --pairs 50 --seed 1 --ms 100
 //!     [--size 15] [--rule freestyle|standard|renju] [--opening-stones 3]
 //!     [--max-nodes N] [--verbose]
+//! cargo run --release --example gomoku_arena -- --check-rules 3000 --rule renju --seed 7
+//! cargo run --release --example gomoku_arena -- --help
 //! ```
+//!
+//! Defaults: 50 pairs, seed 1, 100 ms a move, 15×15 freestyle, 3 opening stones.
 //!
 //! Each opening (a few stones placed at random near the centre, alternating
 //! colours, black first, rejected while either side already has three in a
@@ -20,19 +24,22 @@
 //! overline, with the recursive "three" test). It also replays every move on
 //! the engine's board and reports any disagreement about legality or wins.
 //!
-//! The opponent is the classic ways-to-win evaluator of seed 004: the board
-//! is worth Σ W[own stones] over every five-cell window holding no enemy
-//! stone minus the same for the enemy; it plays the empty cell that makes
-//! this largest (a move adds to its own open windows and kills the enemy's),
-//! after taking any win at once.
+//! The opponent is the baseline, the prototype written from seed document
+//! 004: the classic ways-to-win evaluator. The board is worth Σ W[own stones]
+//! over every five-cell window holding no enemy stone minus the same for the
+//! enemy; it plays the empty cell that makes this largest (a move adds to its
+//! own open windows and kills the enemy's), after taking any win at once.
 //!
 //! Reported: the engine's score (win 1, draw ½) with a Wilson 95% interval,
 //! per colour, and its time, nodes per second and depth per move.
 
 use std::time::{Duration, Instant};
 
+use clap::Parser;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+
 use gamebot::gomoku::{self, Board, Engine, Limits, Rule};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 use gamebot::rng::SplitMix64;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -239,7 +246,7 @@ impl Grid {
 }
 
 // ---------------------------------------------------------------------------
-// The seed's ways-to-win AI
+// The baseline: the ways-to-win AI
 // ---------------------------------------------------------------------------
 
 /// Worth of an open window (no enemy stone) by its own stones, 0–4.
@@ -384,67 +391,56 @@ struct EngineStats {
     max_ms: f64,
 }
 
+/// Gomoku arena: the engine against the baseline ways-to-win AI on seeded
+/// random openings, each played once with the engine as black and once as
+/// white, judged by a referee written apart from the engine.
+#[derive(Parser, Debug)]
+#[command(about, long_about = None)]
 struct Args {
+    /// Number of game pairs (one opening, each colour once).
+    #[arg(long, default_value_t = 50, value_name = "N")]
     pairs: usize,
+    /// RNG seed for the openings.
+    #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
+    /// The engine's time per move, in milliseconds (ignored with --max-nodes).
+    #[arg(long, default_value_t = 100, value_name = "N")]
     ms: u64,
+    /// Board size.
+    #[arg(long, default_value_t = 15, value_name = "N", value_parser = parse_size)]
     size: usize,
+    /// Rule set.
+    #[arg(long, default_value = "freestyle", value_name = "RULE", value_parser = rule_parser())]
     rule: Rule,
+    /// Stones placed at random near the centre before play starts.
+    #[arg(long, default_value_t = 3, value_name = "N")]
     opening_stones: usize,
+    /// A node limit per move instead of a time budget (fully reproducible games).
+    #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
-    /// Instead of the arena: random games checking referee and engine agree.
+    /// Instead of the arena: GAMES random games checking that referee and engine agree.
+    #[arg(long, value_name = "GAMES")]
     check_rules: Option<usize>,
+    /// Print every game, not only the lost and disputed ones.
+    #[arg(long)]
     verbose: bool,
 }
 
-fn parse_args() -> Args {
-    let mut a = Args {
-        pairs: 50,
-        seed: 1,
-        ms: 100,
-        size: 15,
-        rule: Rule::Freestyle,
-        opening_stones: 3,
-        max_nodes: None,
-        check_rules: None,
-        verbose: false,
-    };
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < argv.len() {
-        let val = |i: usize| argv.get(i + 1).cloned().unwrap_or_default();
-        match argv[i].as_str() {
-            "--pairs" => a.pairs = val(i).parse().expect("--pairs N"),
-            "--seed" => a.seed = val(i).parse().expect("--seed N"),
-            "--ms" => a.ms = val(i).parse().expect("--ms N"),
-            "--size" => a.size = val(i).parse().expect("--size N"),
-            "--opening-stones" => a.opening_stones = val(i).parse().expect("--opening-stones N"),
-            "--max-nodes" => a.max_nodes = Some(val(i).parse().expect("--max-nodes N")),
-            "--check-rules" => a.check_rules = Some(val(i).parse().expect("--check-rules GAMES")),
-            "--rule" => {
-                a.rule = match val(i).as_str() {
-                    "freestyle" => Rule::Freestyle,
-                    "standard" => Rule::Standard,
-                    "renju" => Rule::Renju,
-                    r => panic!("unknown rule {r:?} (freestyle|standard|renju)"),
-                }
-            }
-            "--verbose" => {
-                a.verbose = true;
-                i += 1;
-                continue;
-            }
-            other => panic!("unknown argument {other:?}"),
-        }
-        i += 2;
+fn rule_parser() -> impl TypedValueParser<Value = Rule> {
+    PossibleValuesParser::new(["freestyle", "standard", "renju"]).map(|r| match r.as_str() {
+        "standard" => Rule::Standard,
+        "renju" => Rule::Renju,
+        _ => Rule::Freestyle,
+    })
+}
+
+fn parse_size(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if (gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("must be {}..={}", gomoku::MIN_SIZE, gomoku::MAX_SIZE))
     }
-    assert!(
-        (gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&a.size),
-        "--size must be {}..={}",
-        gomoku::MIN_SIZE,
-        gomoku::MAX_SIZE
-    );
-    a
 }
 
 fn play_game(
@@ -647,7 +643,7 @@ fn cross_check(seed: u64, games: usize, n: usize, rule: Rule) -> (Vec<String>, u
 }
 
 fn main() {
-    let args = parse_args();
+    let args = Args::parse();
     if let Some(games) = args.check_rules {
         let started = Instant::now();
         let (disagreements, compared, forbidden) =

@@ -2,33 +2,38 @@
 //! midgame positions (15×15, freestyle and renju), one thread, one search per position.
 //!
 //! `cargo run --release --example gomoku_speed [-- --ms 1000 | --nodes N | --depth D]`
+//! (`-- --help` for the options)
 
 use std::time::{Duration, Instant};
 
+use clap::Parser;
+
 use gamebot::gomoku::midgames::MIDGAMES;
 use gamebot::gomoku::{Board, Limits, Rule, search};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
+
+/// Gomoku engine speed: nodes per second and depth reached on fixed midgame
+/// positions (15×15, freestyle and renju), one thread, one search per position.
+#[derive(Parser, Debug)]
+#[command(about, long_about = None)]
+struct Args {
+    /// Time per position, in milliseconds (ignored with --nodes or --depth).
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    ms: u64,
+    /// A fixed node count instead of a time budget (for instruction-count comparisons).
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// A fixed depth (time to depth, for comparing search changes).
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+}
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let ms = args
-        .iter()
-        .position(|a| a == "--ms")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000u64);
-    // a fixed node count instead of a time budget (for instruction-count comparisons)
-    let max_nodes: Option<u64> = args
-        .iter()
-        .position(|a| a == "--nodes")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok());
-    // a fixed depth (time to depth, for comparing search changes)
-    let max_depth: Option<u32> = args
-        .iter()
-        .position(|a| a == "--depth")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok());
+    let Args {
+        ms,
+        nodes: max_nodes,
+        depth: max_depth,
+    } = Args::parse();
     // build the pattern tables outside the timed searches
     let _ = Board::new(15, Rule::Renju);
     println!(

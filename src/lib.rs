@@ -1,7 +1,7 @@
 //! gamebot: game-bot decisions over HTTP.
 //!
 //! Engines (pure, no HTTP) live in their own modules; `http` is the thin web
-//! layer; `pool`, `memory`, `cache`, `config` and `rng` are the shared machinery.
+//! layer; `pool`, `stop`, `memory`, `cache`, `config` and `rng` are the shared machinery.
 
 pub mod cache;
 pub mod config;
@@ -15,5 +15,6 @@ pub mod piskvork;
 pub mod pool;
 pub mod rng;
 pub mod server;
+pub mod stop;
 pub mod telemetry;
 pub mod version;

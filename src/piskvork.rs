@@ -23,7 +23,7 @@ use std::io::BufRead;
 use std::time::{Duration, Instant};
 
 use crate::gomoku::{self, Board, Engine, Limits, Point, Rule};
-use crate::pool::Stop;
+use crate::stop::Stop;
 
 /// What the brain answers to ABOUT.
 pub const ABOUT: &str = concat!(

@@ -11,7 +11,7 @@ use std::time::Duration;
 use gamebot::doudizhu::bot::{GameState, choose_play};
 use gamebot::doudizhu::endgame::Seat;
 use gamebot::doudizhu::{Hand, Rules, beats, classify_all};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use gamebot::piskvork::{self, Brain, Input};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 
 fn main() {
     let current: Arc<Mutex<Option<Stop>>> = Arc::default();

@@ -97,7 +97,7 @@ use crate::doudizhu::{
     Combo, ComboType, Hand, Rank, Rules, beats, classify, classify_all, group_value, legal_moves,
     legal_moves_into, split,
 };
-use crate::pool::Stop;
+use crate::stop::Stop;
 
 // ------------------------------------------------------------------ rng
 

@@ -65,7 +65,7 @@ use crate::doudizhu::{
     Combo, ComboType, Hand, Rules, beats, classify, legal_moves_into, min_plays,
 };
 use crate::memory::Reservation;
-use crate::pool::Stop;
+use crate::stop::Stop;
 
 // ------------------------------------------------------------------ seats
 

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use super::Point;
 use super::board::Board;
 use super::patterns::{FL_DOUBLE, FL_FIVE, FL_FOUR, FL_MAYBE_FORBIDDEN, FL_OPEN4, FL_THREE};
-use crate::pool::Stop;
+use crate::stop::Stop;
 
 /// Score of a five made by the side to move right now; a win `n` plies away scores
 /// `WIN_SCORE - n`.

@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::pool::Stop;
+use crate::stop::Stop;
 
 /// Far-away white stones used to keep the turn order (no five among them, clear of the
 /// centre where the test shapes are built).

@@ -29,7 +29,7 @@ use gamebot::config::Config;
 use gamebot::http::error::ApiError;
 use gamebot::http::extract::ApiJson;
 use gamebot::http::{AppState, app_with};
-use gamebot::pool::Stop;
+use gamebot::stop::Stop;
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
