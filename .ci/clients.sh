@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The client examples (examples/clients/: Python with requests, Node with fetch, Go with
+# net/http) run against the real release binary; each asserts what it gets back.
+#
+#   bash .ci/clients.sh
+#
+# Installs what is missing: requests into a pinned venv (cached like the other .ci tools),
+# Debian's golang-go when `go` is not on PATH. Node is the machine's own (18+ for fetch).
+# A trap stops the server on every exit path.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+REQUIREMENTS=("requests==2.32.3")
+log() { printf 'clients: %s\n' "$*"; }
+source "$ROOT/.ci/venv.sh"
+VENV="$CACHE/clients-venv"
+
+cargo build --release --locked --quiet --bin gamebot
+BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/gamebot"
+setup_venv "$VENV" python
+if ! command -v go >/dev/null 2>&1; then
+  log "installing golang-go (Debian)"
+  sudo_if_needed=()
+  [[ "$(id -u)" == 0 ]] || sudo_if_needed=(sudo)
+  "${sudo_if_needed[@]}" apt-get update -qq >/dev/null
+  "${sudo_if_needed[@]}" apt-get install -y -qq golang-go >/dev/null
+fi
+
+PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+BASE_URL="http://127.0.0.1:$PORT"
+env -u GAMEBOT_CONFIG GAMEBOT_LOG_LEVEL=warn "$BIN" serve --listen "127.0.0.1:$PORT" &
+SERVER_PID=$!
+trap 'kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true' EXIT
+for _ in $(seq 1 300); do
+  "$PYTHON" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=1)" \
+    "$BASE_URL/healthz" 2>/dev/null && break
+  sleep 0.1
+done
+
+status=0
+run() {
+  local name="$1"
+  shift
+  if "$@"; then log "PASS $name"; else log "FAIL $name"; status=1; fi
+}
+run python "$VENV/bin/python" examples/clients/python_client.py "$BASE_URL"
+run node node examples/clients/node_client.mjs "$BASE_URL"
+run go env GOCACHE="${CACHE}/go-build" GOPATH="${CACHE}/go" GO111MODULE=off \
+  go run examples/clients/go_client.go "$BASE_URL"
+exit "$status"
