@@ -66,7 +66,6 @@ enum Opp {
 /// Dou Dizhu arena: the play bot against a fixed opponent on seeded random
 /// deals, each deal played with the bot as landlord and as both peasants.
 #[derive(Parser, Debug)]
-#[command(about, long_about = None)]
 struct Args {
     /// Number of deals (each is played twice unless --landlord-only).
     #[arg(long, default_value_t = 200, value_name = "N")]

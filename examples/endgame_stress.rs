@@ -23,8 +23,8 @@ use clap::{Parser, Subcommand};
 use gamebot::cache::TranspositionCache;
 use gamebot::doudizhu::endgame::{Outcome, Played, Position, Seat, solve_endgame};
 use gamebot::doudizhu::{Hand, Rank, Rules};
-use gamebot::stop::Stop;
 use gamebot::rng::XorShift64Star;
+use gamebot::stop::Stop;
 
 fn deal(rng: &mut XorShift64Star, seats: usize, cards: usize) -> Position {
     let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
@@ -166,7 +166,7 @@ fn walk(seats: usize, cards: usize, games: usize, seed: u64) {
 /// each slow or incomplete position, then the time distribution, nodes per
 /// second and how many positions ran out of budget.
 #[derive(Parser, Debug)]
-#[command(about, long_about = None, args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -8,6 +8,7 @@
 use axum::Router;
 use axum::extract::State;
 use axum::routing::{get, post};
+use clap::Parser;
 use gamebot::config::Config;
 use gamebot::http::error::ApiError;
 use gamebot::http::{AppState, app_with};
@@ -27,11 +28,18 @@ async fn search_panic(State(state): State<AppState>) -> Result<&'static str, Api
     Ok("unreachable")
 }
 
+/// The real service plus two routes that panic (GET /fault/panic, POST
+/// /fault/search-panic), for scripts/faults.sh.
+#[derive(Parser, Debug)]
+struct Args {
+    /// Address to listen on.
+    #[arg(default_value = "127.0.0.1:8089")]
+    listen: String,
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let listen = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "127.0.0.1:8089".into());
+    let Args { listen } = Args::parse();
     let state = AppState::new(Config::defaults());
     let faults = Router::new()
         .route("/fault/panic", get(handler_panic))

@@ -39,8 +39,8 @@ use clap::Parser;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 use gamebot::gomoku::{self, Board, Engine, Limits, Rule};
-use gamebot::stop::Stop;
 use gamebot::rng::SplitMix64;
+use gamebot::stop::Stop;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Colour {
@@ -395,7 +395,6 @@ struct EngineStats {
 /// random openings, each played once with the engine as black and once as
 /// white, judged by a referee written apart from the engine.
 #[derive(Parser, Debug)]
-#[command(about, long_about = None)]
 struct Args {
     /// Number of game pairs (one opening, each colour once).
     #[arg(long, default_value_t = 50, value_name = "N")]
@@ -439,7 +438,11 @@ fn parse_size(s: &str) -> Result<usize, String> {
     if (gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&n) {
         Ok(n)
     } else {
-        Err(format!("must be {}..={}", gomoku::MIN_SIZE, gomoku::MAX_SIZE))
+        Err(format!(
+            "must be {}..={}",
+            gomoku::MIN_SIZE,
+            gomoku::MAX_SIZE
+        ))
     }
 }
 

@@ -15,7 +15,6 @@ use gamebot::stop::Stop;
 /// Gomoku engine speed: nodes per second and depth reached on fixed midgame
 /// positions (15×15, freestyle and renju), one thread, one search per position.
 #[derive(Parser, Debug)]
-#[command(about, long_about = None)]
 struct Args {
     /// Time per position, in milliseconds (ignored with --nodes or --depth).
     #[arg(long, default_value_t = 1000, value_name = "MS")]
