@@ -3,8 +3,12 @@
 //! turn logic, no ordering, no pruning and no shared code with the solver (its
 //! memo is keyed by the whole state, standing play's cards included).
 
+use super::key::canonical_key;
+use super::search::{Node, Solver};
 use super::*;
-use crate::doudizhu::{Rank, legal_moves};
+use crate::doudizhu::{
+    Combo, ComboType, Hand, Rank, Rules, classify, legal_moves, legal_moves_into,
+};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
