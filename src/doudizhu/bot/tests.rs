@@ -1,7 +1,10 @@
 //! Tests of the play policy and of `GameState::from_history`.
 
+use super::deal::Dealer;
+use super::rollout::{Playout, rollout_candidates};
 use super::*;
-use crate::doudizhu::beats;
+use crate::doudizhu::endgame::Seat;
+use crate::doudizhu::{ComboType, Rank, Rules, beats};
 use std::time::Duration;
 
 fn h(s: &str) -> Hand {
