@@ -1,0 +1,37 @@
+//! Tests of the searcher's internals.
+
+use super::table::Tt;
+use super::*;
+use crate::gomoku::Rule;
+
+/// Black to move has a four-three at (8, 7): a closed three in the row and an open
+/// two in the column. No single move wins and there is no open four yet, so only the
+/// quiescence VCF sees the win at a leaf.
+#[test]
+fn leaf_vcf_sees_a_four_three_win() {
+    let moves = [
+        (5, 7),
+        (4, 7),
+        (6, 7),
+        (0, 0),
+        (7, 7),
+        (14, 0),
+        (8, 5),
+        (0, 14),
+        (8, 6),
+        (14, 14),
+    ];
+    let board = Board::from_moves(15, Rule::Freestyle, &moves).expect("position");
+    let mut tt = Tt::new(1);
+    let stop = Stop::never();
+    let mut s = Searcher::new(board, &mut tt, &stop, u64::MAX);
+    assert!(s.evaluate().abs() < MATE_BOUND);
+    assert_eq!(s.b.open4_count(0), 0);
+    let score = s.pvs(0, -INF, INF, 0);
+    assert_eq!(score, WIN_SCORE - 4, "four, block, straight four");
+    let line: Vec<Point> = s.pv[0][..s.pv_len[0]]
+        .iter()
+        .map(|&c| s.b.point(c as usize))
+        .collect();
+    assert_eq!(line[..2], [(8, 7), (9, 7)]);
+}
