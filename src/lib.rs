@@ -1,7 +1,8 @@
 //! gamebot: game-bot decisions over HTTP.
 //!
 //! Engines (pure, no HTTP) live in their own modules; `http` is the thin web
-//! layer; `pool`, `stop`, `memory`, `cache`, `config` and `rng` are the shared machinery.
+//! layer and `protocol` the text-protocol front ends (piskvork, mjai); `pool`,
+//! `stop`, `memory`, `cache`, `config` and `rng` are the shared machinery.
 
 pub mod cache;
 pub mod config;
@@ -10,9 +11,8 @@ pub mod gomoku;
 pub mod http;
 pub mod mahjong;
 pub mod memory;
-pub mod mjai;
-pub mod piskvork;
 pub mod pool;
+pub mod protocol;
 pub mod rng;
 pub mod server;
 pub mod stop;

@@ -174,7 +174,7 @@ fn mjai(player_id: u8, strategy: &str) -> ExitCode {
     };
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    match gamebot::mjai::run(player_id, strategy, stdin, stdout) {
+    match gamebot::protocol::mjai::run(player_id, strategy, stdin, stdout) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("gamebot: {e}");

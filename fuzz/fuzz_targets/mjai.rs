@@ -1,5 +1,5 @@
-//! The mjai front end: lines of events into one `gamebot::mjai::Session`, as the
-//! stdin/stdout protocol feeds it, and the same text through `gamebot::mjai::run`.
+//! The mjai front end: lines of events into one `gamebot::protocol::mjai::Session`, as the
+//! stdin/stdout protocol feeds it, and the same text through `gamebot::protocol::mjai::run`.
 //!
 //! Input: byte 0 = seat (bits 0-1) and strategy (the rest, mod 3), then text, one
 //! line per protocol line. Properties: no panic; every answer to a line the session
@@ -10,7 +10,7 @@
 
 use gamebot::mahjong::Strategy;
 use gamebot::mahjong::tiles::parse_tile;
-use gamebot::mjai::{Session, run};
+use gamebot::protocol::mjai::{Session, run};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

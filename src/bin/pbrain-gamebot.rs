@@ -1,5 +1,5 @@
 //! `pbrain-gamebot`: the gomoku engine as a Gomocup brain, speaking the
-//! piskvork protocol on stdin/stdout (see `gamebot::piskvork`).
+//! piskvork protocol on stdin/stdout (see `gamebot::protocol::piskvork`).
 //!
 //! Lines are read on their own thread, so that END can cancel a search in
 //! progress instead of waiting for it.
@@ -8,7 +8,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
-use gamebot::piskvork::{self, Brain, Input};
+use gamebot::protocol::piskvork::{self, Brain, Input};
 use gamebot::stop::Stop;
 
 fn main() {

@@ -1,6 +1,6 @@
 //! `POST /mahjong/mjai`: one Riichi seat's decision from an mjai event log.
 //!
-//! The log is replayed into a table by the protocol front end ([`crate::mjai`]); the
+//! The log is replayed into a table by the protocol front end ([`crate::protocol::mjai`]); the
 //! answer is exactly one mjai action object, as an mjai bot prints it, with the bot's
 //! explanation under `meta`.
 
@@ -14,7 +14,7 @@ use super::extract::ApiJson;
 use super::mahjong::StrategyName;
 use crate::mahjong::riichi_bot;
 use crate::mahjong::table::Table;
-use crate::mjai::{self, MAX_EVENTS};
+use crate::protocol::mjai::{self, MAX_EVENTS};
 
 /// A seat and its view of the game so far.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -361,5 +361,4 @@ pub fn run(
 }
 
 #[cfg(test)]
-#[path = "mjai_tests.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! Self-play under a referee: four `gamebot::mjai::Session`s play seeded Riichi hands
+//! Self-play under a referee: four `gamebot::protocol::mjai::Session`s play seeded Riichi hands
 //! against each other through exactly the lines an mjai server sends (one JSON array of
 //! the events new to the seat, others' draws and start hands as `"?"`), and a referee
 //! written for this test checks every answer against the true state and every replayed
@@ -30,7 +30,7 @@ use std::time::Instant;
 use gamebot::mahjong::Strategy;
 use gamebot::mahjong::scoring::{HandScore, Payments, Situation, score_hand};
 use gamebot::mahjong::tiles::{Meld, MeldKind, Tile, TileCounts};
-use gamebot::mjai::Session;
+use gamebot::protocol::mjai::Session;
 use gamebot::rng::SplitMix64;
 use serde_json::{Value, json};
 
