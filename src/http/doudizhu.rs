@@ -19,7 +19,7 @@ use crate::doudizhu::endgame::{self, Outcome, Position, PositionError, Seat};
 use crate::doudizhu::{self, CardError, Combo, ComboType, Hand, Rules};
 
 /// Most cards one hand can hold (the landlord's 17 + 3).
-pub const MAX_HAND: usize = 20;
+pub use crate::doudizhu::endgame::MAX_HAND;
 
 /// Cards: a string over `3456789TJQKA2BR` (B = black joker, R = red joker),
 /// any order and case, `10` for `T`, spaces and commas ignored; or a list of

@@ -3,6 +3,7 @@
 //! legal" and the scorer can never disagree.
 
 use super::scoring::{self, HandTiles, Situation};
+use super::seat_number;
 use super::tiles::{
     Flower, KINDS, Meld, MeldKind, RED_DRAGON, TileCounts, Variant, is_dragon, is_honor,
     is_terminal_or_honor, suit_of,
@@ -383,10 +384,6 @@ fn best_value(input: &WinInput, scorer: Scorer) -> Option<WinValue> {
 
 fn is_concealed(input: &WinInput) -> bool {
     input.melds.iter().all(|m| !m.kind.is_open())
-}
-
-fn seat_number(wind: u8) -> u8 {
-    wind.saturating_sub(26)
 }
 
 fn pung_count(all: &[Set], f: impl Fn(u8) -> bool) -> usize {
