@@ -15,6 +15,8 @@
 //! Coordinates: a point is `(x, y)` = (column, row), 0-based from the top-left.
 
 mod board;
+// A test fixture (the speed example and the benches), not part of the API.
+#[doc(hidden)]
 pub mod midgames;
 mod patterns;
 mod search;
