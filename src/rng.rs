@@ -2,17 +2,23 @@
 //! the arenas, simulators, benches and tests come from here, so a seed names the
 //! same games everywhere and no RNG crate is needed at run time.
 
-/// splitmix64: the bot's generator.
+/// splitmix64's increment: 2^64 divided by the golden ratio, odd.
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// splitmix64: the bot's generator. Use this type rather than a copy of its
+/// mixing steps, so that every seeded stream has one definition.
 #[derive(Debug, Clone)]
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// A generator whose state starts at `seed` (any value, 0 included).
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The next output; the state advances by the golden gamma first.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -24,6 +30,7 @@ impl SplitMix64 {
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 
+    /// Fisher–Yates with [`Self::below`].
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
         fisher_yates(v, |n| self.below(n));
     }
@@ -49,6 +56,7 @@ impl XorShift64Star {
         XorShift64Star(seed)
     }
 
+    /// The next output.
     pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
