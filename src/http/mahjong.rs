@@ -14,7 +14,9 @@ use crate::mahjong::hong_kong_defence;
 use crate::mahjong::riichi_bot::{self, TableAction, TableDecision};
 use crate::mahjong::stateless::{self, Question, RiverEntry, TableFields};
 use crate::mahjong::tiles::{Meld, MeldKind, Tile, Variant};
-use crate::mahjong::{self, Action, ClaimAction, DiscardContext, Field, MahjongError, Strategy};
+use crate::mahjong::{
+    self, Action, ClaimAction, DiscardContext, Discarder, Field, MahjongError, Strategy,
+};
 
 /// Tiles: a tenhou string (`123m456p789s1234567z`, 0 = red five) or a list of
 /// mjai names (`5m`, `5mr`, `E`, `S`, `W`, `N`, `P`, `F`, `C`).
@@ -169,9 +171,11 @@ pub struct MeldInput {
     pub tiles: TilesInput,
 }
 
+/// Who discarded the tile, seen from the bot's seat.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Discarder {
+#[schema(as = Discarder)]
+pub enum DiscarderName {
     Left,
     Across,
     Right,
@@ -584,7 +588,7 @@ mahjong_request!(
         /// The discarded tile.
         #[schema(example = "5m")]
         pub tile: String,
-        pub from: Discarder,
+        pub from: DiscarderName,
     }
 );
 
@@ -642,8 +646,32 @@ pub struct DiscardResponse {
     /// Fan (Hong Kong), han (Riichi) or points (Red Dragon) when winning; with the
     /// Riichi table bot (`balanced` or `table` given), the points the win scores.
     pub win_value: Option<u32>,
+    /// On a win by the stateless strategies: what scores it, each with its fan,
+    /// han or points.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub win_items: Vec<WinItem>,
     /// The same numbers for every distinct tile of the hand.
     pub candidates: Vec<CandidateOut>,
+}
+
+/// One scoring element of a win.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct WinItem {
+    #[schema(example = "dragon pung")]
+    pub name: String,
+    /// Its fan (Hong Kong), han (Riichi) or points (Red Dragon).
+    #[schema(example = 1)]
+    pub value: u32,
+}
+
+fn win_items(items: &[(&'static str, u32)]) -> Vec<WinItem> {
+    items
+        .iter()
+        .map(|&(name, value)| WinItem {
+            name: name.to_string(),
+            value,
+        })
+        .collect()
 }
 
 /// The bot's move on its own turn: discard (maybe with riichi), declare a kong, or win.
@@ -689,6 +717,7 @@ pub async fn discard(
         shanten: d.shanten,
         ukeire: d.ukeire,
         win_value: d.win_value,
+        win_items: win_items(&d.win_items),
         candidates: d
             .candidates
             .iter()
@@ -769,6 +798,10 @@ pub struct ClaimResponse {
     /// The meld formed with the claimed tile (`456m`), the tile won on, or `""` on a pass.
     pub tiles: String,
     pub reason: String,
+    /// On a win by the stateless strategies: what scores it, each with its fan,
+    /// han or points.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub win_items: Vec<WinItem>,
 }
 
 /// Whether to claim another player's discard: chow (from the left only, where the variant has chows), pung, kong, win, or pass.
@@ -790,17 +823,16 @@ pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResp
     let tile = single_tile(&req.tile, "/tile")?;
     mahjong::validate_claim(&ctx, tile).map_err(invalid)?;
     let from = match req.from {
-        Discarder::Left => mahjong::From::Left,
-        Discarder::Across => mahjong::From::Across,
-        Discarder::Right => mahjong::From::Right,
+        DiscarderName::Left => Discarder::Left,
+        DiscarderName::Across => Discarder::Across,
+        DiscarderName::Right => Discarder::Right,
     };
     if let Some(fields) = req.table_fields(&ctx)? {
-        let seat = match from {
-            mahjong::From::Right => 1,
-            mahjong::From::Across => 2,
-            mahjong::From::Left => 3,
+        let question = Question::Discard {
+            tile,
+            from: from.seats_after(),
         };
-        let table = stateless::table_from(&ctx, &fields, Question::Discard { tile, from: seat })
+        let table = stateless::table_from(&ctx, &fields, question)
             .map_err(|e| ApiError::field(e.pointer, e.message))?;
         let t = riichi_bot::decide(&table, ctx.strategy);
         let (action, mut tiles) = match &t.action {
@@ -818,6 +850,7 @@ pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResp
             action,
             tiles: mahjong::tiles::TileCounts::from_tiles(&tiles).to_tenhou(),
             reason: t.reason,
+            win_items: Vec::new(),
         }));
     }
     let d = mahjong::decide_claim(&ctx, tile, from);
@@ -831,5 +864,6 @@ pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResp
         },
         tiles: d.tiles_string(),
         reason: d.reason,
+        win_items: win_items(&d.win_items),
     }))
 }

@@ -3,10 +3,9 @@
 //! Exact ties: a one-step lookahead (live draws × best ukeire after them) when one to
 //! three tiles from ready, then dead tiles, isolated honors/terminals before middle tiles.
 
-use super::classic::edge_rank;
 use super::shanten::{BlockInfo, Forms, StdTables, group_of, live_counts, ukeire_forms};
-use super::tiles::KINDS;
 use super::tiles::Variant;
+use super::tiles::{KINDS, edge_rank};
 use super::{Candidate, Category, DiscardContext};
 
 fn order_key(c: &Candidate) -> (bool, bool, u8, std::cmp::Reverse<u32>, u8) {

@@ -36,6 +36,7 @@
 
 pub mod classic;
 pub mod danger;
+pub mod decide;
 pub mod efficient;
 pub mod hong_kong_defence;
 pub mod riichi_bot;
@@ -77,20 +78,32 @@ impl Strategy {
     }
 }
 
-/// Where a claimed tile came from.
+/// Who discarded a tile the bot may claim, seen from the bot's seat: the
+/// player on its left plays just before it (only that player's tile can be
+/// chowed), the one on its right just after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum From {
+pub enum Discarder {
     Left,
     Across,
     Right,
 }
 
-impl From {
-    pub fn from_name(s: &str) -> Option<Self> {
-        match s {
-            "left" => Some(Self::Left),
-            "across" => Some(Self::Across),
-            "right" => Some(Self::Right),
+impl Discarder {
+    /// Seats after the bot's in turn order: right 1, across 2, left 3.
+    pub fn seats_after(self) -> u8 {
+        match self {
+            Self::Right => 1,
+            Self::Across => 2,
+            Self::Left => 3,
+        }
+    }
+
+    /// The discarder `seats_after` seats after the bot (1 to 3).
+    pub fn from_seats_after(seats_after: u8) -> Option<Self> {
+        match seats_after {
+            1 => Some(Self::Right),
+            2 => Some(Self::Across),
+            3 => Some(Self::Left),
             _ => None,
         }
     }
@@ -572,6 +585,8 @@ pub struct DiscardDecision {
     pub candidates: Vec<Candidate>,
     /// Fan / han / points when `action == Win`.
     pub win_value: Option<u32>,
+    /// What scores the win, each with its fan / han / points (empty unless a win).
+    pub win_items: Vec<(&'static str, u32)>,
 }
 
 /// Claim decision.
@@ -581,6 +596,8 @@ pub struct ClaimDecision {
     /// The meld formed (incl. the claimed tile), or the claimed tile for a win; empty on pass.
     pub tiles: Vec<Tile>,
     pub reason: String,
+    /// What scores the win, each with its fan / han / points (empty unless a win).
+    pub win_items: Vec<(&'static str, u32)>,
 }
 
 impl ClaimDecision {
@@ -607,12 +624,12 @@ pub fn choose_plan(ctx: &DiscardContext) -> Plan {
 
 /// Own-turn decision (after a draw).
 pub fn decide_discard(ctx: &DiscardContext) -> DiscardDecision {
-    classic::decide_turn(ctx)
+    decide::decide_turn(ctx)
 }
 
 /// Decision on another player's discard.
-pub fn decide_claim(ctx: &DiscardContext, tile: Tile, from: From) -> ClaimDecision {
-    classic::decide_claim(ctx, tile, from)
+pub fn decide_claim(ctx: &DiscardContext, tile: Tile, from: Discarder) -> ClaimDecision {
+    decide::decide_claim(ctx, tile, from)
 }
 
 /// Combined shanten of the concealed hand with the context's melds.

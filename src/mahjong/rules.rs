@@ -54,6 +54,18 @@ pub struct WinValue {
     pub shape: Shape,
 }
 
+impl WinValue {
+    /// `complete hand worth 3: concealed hand 1, no flowers 1, dragon pung 1`.
+    pub fn describe(&self) -> String {
+        let items: Vec<String> = self
+            .items
+            .iter()
+            .map(|(name, value)| format!("{name} {value}"))
+            .collect();
+        format!("complete hand worth {}: {}", self.value, items.join(", "))
+    }
+}
+
 fn jokers_of(variant: Variant, c: &mut [u8; KINDS]) -> u8 {
     match variant.wildcard() {
         Some(w) => std::mem::take(&mut c[w as usize]),

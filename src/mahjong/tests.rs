@@ -9,7 +9,7 @@ fn t(s: &str) -> Vec<Tile> {
 }
 
 /// What the bot does with the tile `tile` (one tile, Tenhou notation) discarded by `from`.
-fn claim_action(c: &DiscardContext, tile: &str, from: From) -> ClaimAction {
+fn claim_action(c: &DiscardContext, tile: &str, from: Discarder) -> ClaimAction {
     decide_claim(c, t(tile)[0], from).action
 }
 
@@ -209,33 +209,33 @@ fn red_dragon_never_discards_wildcards() {
 fn claims_are_legal() {
     let mut c = ctx(Variant::HongKong, "23m456p789s1155z99s");
     c.min_fan = 0;
-    let d = decide_claim(&c, t("4m")[0], From::Right);
+    let d = decide_claim(&c, t("4m")[0], Discarder::Right);
     assert_ne!(d.action, ClaimAction::Chow);
-    let d = decide_claim(&c, t("4m")[0], From::Left);
+    let d = decide_claim(&c, t("4m")[0], Discarder::Left);
     assert_eq!(d.action, ClaimAction::Chow);
     assert_eq!(d.tiles_string(), "234m");
-    let d = decide_claim(&c, t("5z")[0], From::Across);
+    let d = decide_claim(&c, t("5z")[0], Discarder::Across);
     assert_eq!(d.action, ClaimAction::Pung);
     // Red Dragon: no chows, no ron
     let r = ctx(Variant::RedDragon, "23m456p789s11s99s7z");
     assert_ne!(
-        decide_claim(&r, t("4m")[0], From::Left).action,
+        decide_claim(&r, t("4m")[0], Discarder::Left).action,
         ClaimAction::Chow
     );
     let r = ctx(Variant::RedDragon, "23m456p789s111s99s");
     assert_ne!(
-        decide_claim(&r, t("1m")[0], From::Left).action,
+        decide_claim(&r, t("1m")[0], Discarder::Left).action,
         ClaimAction::Win
     );
     // Riichi: ron needs a yaku
     let y = ctx(Variant::Riichi, "34m456p678s234s55p");
-    assert_eq!(claim_action(&y, "2m", From::Left), ClaimAction::Win);
+    assert_eq!(claim_action(&y, "2m", Discarder::Left), ClaimAction::Win);
     // kanchan wait, no yaku: no ron unless riichi was declared
     let n = ctx(Variant::Riichi, "13m456p789s123s11s");
-    assert_eq!(claim_action(&n, "2m", From::Across), ClaimAction::Pass);
+    assert_eq!(claim_action(&n, "2m", Discarder::Across), ClaimAction::Pass);
     let mut n2 = n.clone();
     n2.riichi_declared = true;
-    assert_eq!(claim_action(&n2, "2m", From::Across), ClaimAction::Win);
+    assert_eq!(claim_action(&n2, "2m", Discarder::Across), ClaimAction::Win);
 }
 
 #[test]
@@ -244,19 +244,19 @@ fn riichi_furiten_forbids_a_win_on_a_discard_only() {
     // every tile that completes the shape.
     let mut c = ctx(Variant::Riichi, "23m456p678s234s55p");
     c.riichi_declared = true;
-    assert_eq!(claim_action(&c, "4m", From::Left), ClaimAction::Win);
+    assert_eq!(claim_action(&c, "4m", Discarder::Left), ClaimAction::Win);
     c.visible = t("1m9p");
     c.own_discards = t("1m9p");
     assert!(validate_claim(&c, t("4m")[0]).is_ok());
-    let d = decide_claim(&c, t("4m")[0], From::Left);
+    let d = decide_claim(&c, t("4m")[0], Discarder::Left);
     assert_eq!(d.action, ClaimAction::Pass, "{}", d.reason);
     assert!(d.reason.contains("furiten"), "{}", d.reason);
     // A discarded tile that is no wait leaves the win alone.
     c.own_discards = t("9p");
-    assert_eq!(claim_action(&c, "4m", From::Left), ClaimAction::Win);
+    assert_eq!(claim_action(&c, "4m", Discarder::Left), ClaimAction::Win);
     // Temporary or riichi furiten, as the caller reports it.
     c.furiten = true;
-    assert_eq!(claim_action(&c, "4m", From::Left), ClaimAction::Pass);
+    assert_eq!(claim_action(&c, "4m", Discarder::Left), ClaimAction::Pass);
     // Self-draw is still a win.
     let mut own = ctx(Variant::Riichi, "234m456p678s234s55p");
     own.drawn = Some(t("4m")[0]);
@@ -272,7 +272,7 @@ fn riichi_furiten_forbids_a_win_on_a_discard_only() {
     hk.visible = t("1m");
     hk.own_discards = t("1m");
     hk.furiten = true;
-    assert_eq!(claim_action(&hk, "4m", From::Left), ClaimAction::Win);
+    assert_eq!(claim_action(&hk, "4m", Discarder::Left), ClaimAction::Win);
 }
 
 #[test]
@@ -487,12 +487,12 @@ proptest::proptest! {
         // claims: answer legal for the 13-tile hand
         let mut h = c.clone();
         let claimed = h.hand.pop().unwrap();
-        for from in [From::Left, From::Across] {
+        for from in [Discarder::Left, Discarder::Across] {
             let cl = decide_claim(&h, claimed, from);
             let hc = h.concealed();
             match cl.action {
                 ClaimAction::Chow => {
-                    proptest::prop_assert!(from == From::Left && variant.has_chow());
+                    proptest::prop_assert!(from == Discarder::Left && variant.has_chow());
                     let m = Meld { kind: MeldKind::Chow, tiles: cl.tiles.clone() };
                     proptest::prop_assert!(m.is_valid(None));
                 }

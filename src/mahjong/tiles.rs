@@ -432,6 +432,19 @@ impl Meld {
     }
 }
 
+/// Discard-order tie-break: honors, then terminals, then 2/8, then the middle.
+pub fn edge_rank(k: u8) -> u8 {
+    if is_honor(k) {
+        0
+    } else {
+        match rank_of(k) {
+            1 | 9 => 1,
+            2 | 8 => 2,
+            _ => 3,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -90,6 +90,7 @@ async fn complete_hands_win_when_the_rules_allow() {
     let v = r.json();
     assert_eq!(v["action"], "win", "{v}");
     assert_eq!(v["win_value"], 13);
+    assert_eq!(v["win_items"][0]["value"], 13, "{v}");
     // Riichi: closed and complete, so menzen tsumo is a yaku.
     let r = post(
         "/mahjong/discard",
@@ -103,7 +104,21 @@ async fn complete_hands_win_when_the_rules_allow() {
         serde_json::json!({"variant": "hong_kong", "min_fan": 0, "hand": "123m456p789s1155z", "tile": "5z", "from": "right"}),
     )
     .await;
-    assert_eq!(r.json()["action"], "win", "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["action"], "win", "{v}");
+    // What scores the win is data, and the reason reads as text.
+    assert_eq!(
+        v["win_items"],
+        serde_json::json!([
+            {"name": "concealed hand", "value": 1},
+            {"name": "no flowers", "value": 1},
+            {"name": "dragon pung", "value": 1},
+        ])
+    );
+    assert_eq!(
+        v["reason"],
+        "complete hand worth 3: concealed hand 1, no flowers 1, dragon pung 1"
+    );
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use super::{TableAction, TableDecision};
 use crate::mahjong::shanten::live_counts;
 use crate::mahjong::table::{Table, kuikae_kinds};
 use crate::mahjong::tiles::{KINDS, Meld, MeldKind, Tile, TileCounts, Variant};
-use crate::mahjong::{ClaimAction, Strategy};
+use crate::mahjong::{ClaimAction, Discarder, Strategy};
 
 pub(super) fn respond(
     table: &Table,
@@ -213,11 +213,8 @@ pub(super) fn call_legacy(
     let pass = |why: String| TableDecision::new(TableAction::Pass, why, shanten_now);
     let mut ctx = legacy_context(table, strategy);
     ctx.drawn = None;
-    let rel = match (table.me + 4 - from) % 4 {
-        1 => crate::mahjong::From::Left,
-        2 => crate::mahjong::From::Across,
-        _ => crate::mahjong::From::Right,
-    };
+    // The discarder is (me - from) seats before the bot, so 4 - that after it.
+    let rel = Discarder::from_seats_after((from + 4 - table.me) % 4).unwrap_or(Discarder::Right);
     let d = crate::mahjong::decide_claim(&ctx, tile, rel);
     let live = live_counts(Variant::Riichi, &table.seen());
     let pon = match d.action {

@@ -2,9 +2,9 @@
 
 use super::threats::Threats;
 use super::value::{dora_in, ready_value, red_count};
-use crate::mahjong::classic::edge_rank;
 use crate::mahjong::shanten::{self, live_counts, ukeire};
 use crate::mahjong::table::Table;
+use crate::mahjong::tiles::edge_rank;
 use crate::mahjong::tiles::{
     KINDS, Meld, MeldKind, Tile, TileCounts, Variant, is_dragon, is_honor, is_terminal_or_honor,
     suit_of,
