@@ -50,7 +50,7 @@
 //!    passed on an opponent's play probably held no ordinary play of that
 //!    type beating it, so a deal contradicting a pass is kept only one time
 //!    in [`PASS_KEEP_ONE_IN`] (soft: one may also pass to keep a hand whole).
-//! 4. **Heuristic** built on the hand split ([`split`](crate::doudizhu::split)): the value of a hand is
+//! 4. **Heuristic** built on the hand split ([`split`](fn@crate::doudizhu::split)): the value of a hand is
 //!    `Σ group_value − 7 × plays` (fewest plays first).
 //!    * Leading: among the split's groups and every kicker-free lead, play the
 //!      one that leaves the best value, with adjustments: if all but one of

@@ -56,6 +56,8 @@
 //! The stop is polled every 1,024 nodes; an interrupted search reports
 //! [`Outcome::Unknown`] (unless the root move list already proved a win) and
 //! never stores partial results.
+//!
+//! [`min_plays`]: crate::doudizhu::min_plays
 
 mod key;
 mod position;

@@ -28,7 +28,7 @@ impl Seat {
     }
 
     /// The next seat in the full three-seat order (absent seats are not skipped
-    /// here; see [`Position::next_seat`]).
+    /// here; see [`Position::next_seat`](super::Position::next_seat)).
     pub const fn next(self) -> Seat {
         Seat::ALL[(self as usize + 1) % 3]
     }

@@ -7,7 +7,7 @@ use crate::stop::Stop;
 /// Local table bound: 2^24 slots of 16 bytes = 256 MiB (doubled in place).
 const MAX_TABLE_SLOTS: usize = 1 << 24;
 
-/// A node of the per-solve table: its [`canonical_key`] (< 2^123, never 0).
+/// A node of the per-solve table: its [`canonical_key`](super::key::canonical_key) (< 2^123, never 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Key(pub(super) u128);
 
