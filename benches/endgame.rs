@@ -15,8 +15,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use gamebot::cache::TranspositionCache;
 use gamebot::doudizhu::endgame::{Position, Seat, solve_endgame};
 use gamebot::doudizhu::{Hand, Rank, Rules, classify};
-use gamebot::stop::Stop;
 use gamebot::rng::XorShift64Star;
+use gamebot::stop::Stop;
 
 fn h(s: &str) -> Hand {
     Hand::parse_str(s).expect("valid cards")
