@@ -141,6 +141,8 @@ enum Outcome {
     Moves(bool),
 }
 
+/// One search's state. Its methods live beside the part of the search
+/// they serve: `pvs.rs`, `threats.rs` and `root.rs`.
 struct Searcher<'a> {
     b: Board,
     tt: &'a mut Tt,
