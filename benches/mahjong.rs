@@ -39,7 +39,7 @@ fn bench(c: &mut Criterion) {
     claim.min_fan = 0;
     let tile = parse_tiles("7m").expect("tile")[0];
     c.bench_function("claim/HongKong/Classic", |b| {
-        b.iter(|| decide_claim(black_box(&claim), tile, gamebot::mahjong::From::Left))
+        b.iter(|| decide_claim(black_box(&claim), tile, gamebot::mahjong::Discarder::Left))
     });
 }
 

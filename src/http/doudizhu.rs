@@ -10,12 +10,12 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
 
 use super::AppState;
-use super::error::{ApiError, FieldError, Problem};
+use super::error::{ApiError, FieldError, FieldFault, Problem};
 use super::extract::ApiJson;
 use super::string_or_list::{Expecting, StringOrList};
-use crate::doudizhu::bid;
-use crate::doudizhu::bot::{self, GameState};
-use crate::doudizhu::endgame::{self, Outcome, Position, PositionError, Seat};
+use crate::doudizhu::bid::{self, BidError};
+use crate::doudizhu::bot::{self, GameState, HistoryError};
+use crate::doudizhu::endgame::{self, Outcome, Position, PositionError, Seat, SeatRole};
 use crate::doudizhu::{self, CardError, Combo, ComboType, Hand, Rules};
 
 /// Most cards one hand can hold (the landlord's 17 + 3).
@@ -649,13 +649,22 @@ fn endgame_position(req: &EndgameRequest) -> Result<Position, ApiError> {
 
     let to_move = Seat::from(req.to_move);
     let position = Position::new(hands, to_move, last, rules);
-    position.validate().map_err(|e| {
-        let pointer = match &e {
+    position.validate()?;
+    Ok(position)
+}
+
+impl FieldFault for PositionError {
+    fn pointer(&self) -> String {
+        match self {
             PositionError::NoLandlord => "/hands/landlord".to_string(),
-            PositionError::AbsentSeat { role, .. } if role.contains("last") => {
-                "/last/seat".to_string()
-            }
-            PositionError::AbsentSeat { .. } => "/to_move".to_string(),
+            PositionError::AbsentSeat {
+                role: SeatRole::StandingPlay,
+                ..
+            } => "/last/seat".to_string(),
+            PositionError::AbsentSeat {
+                role: SeatRole::ToMove,
+                ..
+            } => "/to_move".to_string(),
             PositionError::EmptyHand(seat) | PositionError::TooManyCards { seat, .. } => {
                 format!("/hands/{}", seat.as_str())
             }
@@ -664,10 +673,42 @@ fn endgame_position(req: &EndgameRequest) -> Result<Position, ApiError> {
             PositionError::SeatCount(_)
             | PositionError::TooManyCopies(_)
             | PositionError::UnknownSeat(_) => "/hands".to_string(),
-        };
-        ApiError::field(pointer, e.to_string())
-    })?;
-    Ok(position)
+        }
+    }
+}
+
+impl FieldFault for HistoryError {
+    fn pointer(&self) -> String {
+        match self {
+            HistoryError::NotYourTurn { .. } => "/seat".into(),
+            HistoryError::HandSize { .. } => "/hand".into(),
+            HistoryError::LandlordCardsSize(_) | HistoryError::LandlordCardsNotInHand => {
+                "/landlord_cards".into()
+            }
+            HistoryError::NotACombo { index, .. }
+            | HistoryError::PassOnLead { index, .. }
+            | HistoryError::DoesNotBeat { index, .. }
+            | HistoryError::Overdrawn { index, .. }
+            | HistoryError::GameOver { index, .. } => format!("/history/{index}"),
+            HistoryError::TooManyCopies { index, in_hand, .. } => match index {
+                Some(i) => format!("/history/{i}"),
+                None if *in_hand => "/hand".into(),
+                None => "/landlord_cards".into(),
+            },
+        }
+    }
+}
+
+impl FieldFault for BidError {
+    fn pointer(&self) -> String {
+        match self {
+            BidError::HandSize(_) => "/hand".into(),
+            BidError::TooManyBids(_) => "/bids".into(),
+            BidError::OutOfRange { index, .. }
+            | BidError::NotHigher { index, .. }
+            | BidError::AfterThree { index } => format!("/bids/{index}"),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -765,8 +806,7 @@ pub async fn play(
         Some(c) => Some(c.parse("/landlord_cards")?),
         None => None,
     };
-    let game = GameState::from_history(req.seat.into(), hand, &history, landlord_cards, rules)
-        .map_err(|e| ApiError::field(e.field(), e.to_string()))?;
+    let game = GameState::from_history(req.seat.into(), hand, &history, landlord_cards, rules)?;
     let budget = state.pool.budget(budget_ms);
     let seed = req.seed.unwrap_or(0);
     // No shared cache here: a cached position solves in fewer nodes, which
@@ -829,8 +869,7 @@ pub struct BidResponse {
 pub async fn bid(ApiJson(req): ApiJson<BidRequest>) -> Result<Json<BidResponse>, ApiError> {
     let rules: Rules = req.rules.unwrap_or_default().into();
     let hand = req.hand.parse_hand("/hand")?;
-    let d = bid::choose_bid(hand, &req.bids, &rules)
-        .map_err(|e| ApiError::field(e.field(), e.to_string()))?;
+    let d = bid::choose_bid(hand, &req.bids, &rules)?;
     Ok(Json(BidResponse {
         bid: d.bid,
         strength: d.strength,

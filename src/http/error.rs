@@ -140,6 +140,26 @@ impl ApiError {
     }
 }
 
+/// An engine's typed error as a client sees it: the request field to blame,
+/// as a JSON pointer, and what is wrong with it. Each game's HTTP file
+/// implements it for its engine's errors, so the engines know nothing of JSON
+/// and handlers turn any of them into a 422 with `?`.
+pub trait FieldFault: std::fmt::Display {
+    /// The JSON pointer of the request field to blame.
+    fn pointer(&self) -> String;
+
+    /// What is wrong with it.
+    fn message(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl<E: FieldFault> From<E> for ApiError {
+    fn from(e: E) -> Self {
+        ApiError::field(e.pointer(), e.message())
+    }
+}
+
 impl From<PoolError> for ApiError {
     fn from(e: PoolError) -> Self {
         match e {

@@ -12,7 +12,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
 
 use super::AppState;
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, FieldFault, Problem};
 use super::extract::ApiJson;
 use crate::gomoku::{self, Board, Limits, PositionError, Rule};
 
@@ -200,7 +200,7 @@ impl MoveRequest {
             .iter()
             .map(|c| (c.0 as usize, c.1 as usize))
             .collect();
-        let board = Board::from_moves(size, self.rule.into(), &moves).map_err(invalid)?;
+        let board = Board::from_moves(size, self.rule.into(), &moves)?;
         let limits = Limits {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
@@ -209,17 +209,17 @@ impl MoveRequest {
     }
 }
 
-/// The engine's position errors as a problem naming the field.
-fn invalid(e: PositionError) -> ApiError {
-    let pointer = match &e {
-        PositionError::BadSize(_) => "/size".to_string(),
-        PositionError::OffBoard { index, .. }
-        | PositionError::Occupied { index, .. }
-        | PositionError::AfterWin { index }
-        | PositionError::Forbidden { index, .. } => format!("/moves/{index}"),
-        PositionError::AlreadyWon | PositionError::BoardFull => "/moves".to_string(),
-    };
-    ApiError::field(pointer, e.to_string())
+impl FieldFault for PositionError {
+    fn pointer(&self) -> String {
+        match self {
+            PositionError::BadSize(_) => "/size".to_string(),
+            PositionError::OffBoard { index, .. }
+            | PositionError::Occupied { index, .. }
+            | PositionError::AfterWin { index }
+            | PositionError::Forbidden { index, .. } => format!("/moves/{index}"),
+            PositionError::AlreadyWon | PositionError::BoardFull => "/moves".to_string(),
+        }
+    }
 }
 
 /// The engine's move in a gomoku position: it completes a five when it can,

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
 
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, FieldFault, Problem};
 use super::extract::ApiJson;
 use super::string_or_list::{Expecting, StringOrList};
 use crate::mahjong::hong_kong_defence;
@@ -288,10 +288,10 @@ macro_rules! mahjong_request {
             /// before anything is parsed, so that a huge list is a quick 422.
             fn check_sizes(&self) -> Result<(), ApiError> {
                 if self.melds.len() > 4 {
-                    return Err(invalid(MahjongError::TooManyMelds));
+                    return Err(MahjongError::TooManyMelds.into());
                 }
                 for (i, m) in self.melds.iter().enumerate() {
-                    mahjong::check_list_len(Field::Melds(i), m.tiles.count()).map_err(invalid)?;
+                    mahjong::check_list_len(Field::Melds(i), m.tiles.count())?;
                 }
                 for (field, len) in [
                     (Field::Hand, Some(self.hand.count())),
@@ -300,7 +300,7 @@ macro_rules! mahjong_request {
                     (Field::OwnDiscards, self.own_discards.as_ref().map(TilesInput::count)),
                     (Field::Flowers, Some(self.flowers.len())),
                 ] {
-                    mahjong::check_list_len(field, len.unwrap_or(0)).map_err(invalid)?;
+                    mahjong::check_list_len(field, len.unwrap_or(0))?;
                 }
                 match &self.table {
                     Some(t) => t.check_sizes(),
@@ -592,15 +592,26 @@ mahjong_request!(
     }
 );
 
-fn invalid(e: MahjongError) -> ApiError {
-    let pointer = e.pointer();
-    let message = e.to_string();
-    // The engine's messages start with the pointer; the problem names it already.
-    let message = message
-        .strip_prefix(&format!("{pointer}: "))
-        .unwrap_or(&message)
-        .to_string();
-    ApiError::field(pointer, message)
+/// The request field of each engine input.
+fn pointer_of(field: Field) -> String {
+    match field {
+        Field::Hand => "/hand".into(),
+        Field::Drawn => "/drawn".into(),
+        Field::MeldList => "/melds".into(),
+        Field::Melds(i) => format!("/melds/{i}/tiles"),
+        Field::Visible => "/visible".into(),
+        Field::OwnDiscards => "/own_discards".into(),
+        Field::DoraIndicators => "/dora_indicators".into(),
+        Field::Flowers => "/flowers".into(),
+        Field::Tile => "/tile".into(),
+        Field::MinFan => "/min_fan".into(),
+    }
+}
+
+impl FieldFault for MahjongError {
+    fn pointer(&self) -> String {
+        pointer_of(self.field())
+    }
 }
 
 fn single_tile(s: &str, pointer: &str) -> Result<Tile, ApiError> {
@@ -691,12 +702,12 @@ pub async fn discard(
     ApiJson(req): ApiJson<DiscardRequest>,
 ) -> Result<Json<DiscardResponse>, ApiError> {
     req.check_sizes()?;
-    let mut ctx = req.context().map_err(invalid)?;
+    let mut ctx = req.context()?;
     req.winds_and_limits(&mut ctx)?;
     if let Some(d) = &req.drawn {
         ctx.drawn = Some(single_tile(d, "/drawn")?);
     }
-    mahjong::validate(&ctx).map_err(invalid)?;
+    mahjong::validate(&ctx)?;
     let fields = req.table_fields(&ctx)?;
     let hk_fields = hong_kong_table(&req, &ctx)?;
     // The hand's numbers (plan, candidates) come from the stateless engine either way.
@@ -818,10 +829,10 @@ pub struct ClaimResponse {
 )]
 pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResponse>, ApiError> {
     req.check_sizes()?;
-    let mut ctx = req.context().map_err(invalid)?;
+    let mut ctx = req.context()?;
     req.winds_and_limits(&mut ctx)?;
     let tile = single_tile(&req.tile, "/tile")?;
-    mahjong::validate_claim(&ctx, tile).map_err(invalid)?;
+    mahjong::validate_claim(&ctx, tile)?;
     let from = match req.from {
         DiscarderName::Left => Discarder::Left,
         DiscarderName::Across => Discarder::Across,

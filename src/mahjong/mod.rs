@@ -2,7 +2,7 @@
 //!
 //! No I/O. Three ways in:
 //! * A hand: the HTTP layer parses JSON into a [`DiscardContext`], calls [`validate`]
-//!   (errors carry JSON-pointer paths) and then [`decide_discard`] or [`decide_claim`].
+//!   (errors name the input [`Field`]) and then [`decide_discard`] or [`decide_claim`].
 //! * A Riichi table: [`table::Table`] is rebuilt from the game's events (the mjai front
 //!   end) or from a stateless request's table fields ([`stateless`]), and
 //!   [`riichi_bot::decide`] answers it, weighing danger ([`danger`]) against the hand's
@@ -187,6 +187,9 @@ impl DiscardContext {
 pub enum Field {
     Hand,
     Drawn,
+    /// The list of melds as a whole.
+    MeldList,
+    /// The tiles of meld `i`.
     Melds(usize),
     Visible,
     OwnDiscards,
@@ -196,85 +199,64 @@ pub enum Field {
     MinFan,
 }
 
-impl Field {
-    /// JSON pointer of the field (`/melds/1/tiles`).
-    pub fn pointer(&self) -> String {
-        match self {
-            Self::Hand => "/hand".into(),
-            Self::Drawn => "/drawn".into(),
-            Self::Melds(i) => format!("/melds/{i}/tiles"),
-            Self::Visible => "/visible".into(),
-            Self::OwnDiscards => "/own_discards".into(),
-            Self::DoraIndicators => "/dora_indicators".into(),
-            Self::Flowers => "/flowers".into(),
-            Self::Tile => "/tile".into(),
-            Self::MinFan => "/min_fan".into(),
-        }
-    }
-}
-
-/// Validation errors (HTTP 422), each naming the field.
+/// Why a hand or its context is not a position of the game, each naming the
+/// input [`Field`] it concerns.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MahjongError {
-    #[error("{}: {source}", field.pointer())]
+    #[error("{source}")]
     BadTile { field: Field, source: TileError },
-    #[error("{}: tile {index} ({tile}) does not exist in this variant", field.pointer())]
+    #[error("tile {index} ({tile}) does not exist in this variant")]
     NotInVariant {
         field: Field,
         index: usize,
         tile: String,
     },
-    #[error("{}: more than 4 copies of {tile} across hand, melds and visible", field.pointer())]
+    #[error("more than 4 copies of {tile} across hand, melds and visible")]
     TooManyCopies { field: Field, tile: String },
-    #[error(
-        "{}: a second red five {tile} across hand, melds and visible (one red five per suit)",
-        field.pointer()
-    )]
+    #[error("a second red five {tile} across hand, melds and visible (one red five per suit)")]
     TooManyRedFives { field: Field, tile: String },
-    #[error("{}: at most {max} tiles ({why})", field.pointer())]
+    #[error("at most {max} tiles ({why})")]
     TooManyTiles {
         field: Field,
         max: usize,
         why: &'static str,
     },
-    #[error("/hand: expected {expected} tiles for {melds} melds, got {got}")]
+    #[error("expected {expected} tiles for {melds} melds, got {got}")]
     WrongHandSize {
         expected: usize,
         got: usize,
         melds: usize,
     },
-    #[error("{}: not a valid {kind}", field.pointer())]
+    #[error("not a valid {kind}")]
     InvalidMeld { field: Field, kind: &'static str },
-    #[error("/melds: at most 4 melds")]
+    #[error("at most 4 melds")]
     TooManyMelds,
-    #[error("/drawn: the drawn tile is not in the hand")]
+    #[error("the drawn tile is not in the hand")]
     DrawnNotInHand,
-    #[error("/flowers: duplicate or unsupported bonus tile")]
+    #[error("duplicate or unsupported bonus tile")]
     BadFlowers,
-    #[error("/min_fan: must be 0..=13")]
+    #[error("must be 0..=13")]
     BadMinFan,
-    #[error(
-        "/own_discards: {tile} is listed more often than `visible` holds it (own discards are visible tiles)"
-    )]
+    #[error("{tile} is listed more often than `visible` holds it (own discards are visible tiles)")]
     OwnDiscardNotVisible { tile: String },
 }
 
 impl MahjongError {
-    /// JSON pointer of the offending field.
-    pub fn pointer(&self) -> String {
+    /// The input the error concerns.
+    pub fn field(&self) -> Field {
         match self {
             Self::BadTile { field, .. }
             | Self::NotInVariant { field, .. }
             | Self::TooManyCopies { field, .. }
             | Self::TooManyRedFives { field, .. }
             | Self::TooManyTiles { field, .. }
-            | Self::InvalidMeld { field, .. } => field.pointer(),
-            Self::WrongHandSize { .. } => "/hand".into(),
-            Self::TooManyMelds => "/melds".into(),
-            Self::DrawnNotInHand => "/drawn".into(),
-            Self::BadFlowers => "/flowers".into(),
-            Self::BadMinFan => "/min_fan".into(),
-            Self::OwnDiscardNotVisible { .. } => "/own_discards".into(),
+            | Self::InvalidMeld { field, .. } => *field,
+            Self::WrongHandSize { .. } => Field::Hand,
+            Self::TooManyMelds => Field::MeldList,
+            Self::DrawnNotInHand => Field::Drawn,
+            Self::BadFlowers => Field::Flowers,
+            Self::BadMinFan => Field::MinFan,
+            Self::OwnDiscardNotVisible { .. } => Field::OwnDiscards,
         }
     }
 }
@@ -296,7 +278,7 @@ pub fn max_tiles(field: Field) -> Option<(usize, &'static str)> {
         Field::OwnDiscards => (40, "no seat discards more in one hand"),
         Field::DoraIndicators => (5, "the first indicator and four kan dora"),
         Field::Flowers => (8, "four flowers and four seasons"),
-        Field::Drawn | Field::Tile | Field::MinFan => return None,
+        Field::Drawn | Field::Tile | Field::MinFan | Field::MeldList => return None,
     })
 }
 

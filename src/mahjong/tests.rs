@@ -20,7 +20,7 @@ fn ctx(variant: Variant, hand: &str) -> DiscardContext {
 #[test]
 fn validation_errors_name_fields() {
     let mut c = ctx(Variant::Riichi, "123m456p789s1122z");
-    assert_eq!(validate(&c).unwrap_err().pointer(), "/hand");
+    assert_eq!(validate(&c).unwrap_err().field(), Field::Hand);
     c.hand = t("123m456p789s11222z");
     assert!(validate(&c).is_ok());
     c.visible = t("2z2z");
@@ -45,7 +45,7 @@ fn validation_errors_name_fields() {
     ];
     c.hand = t("123m45p11z");
     let e = validate(&c).unwrap_err();
-    assert_eq!(e.pointer(), "/melds/1/tiles");
+    assert_eq!(e.field(), Field::Melds(1));
     let mut r = ctx(Variant::RedDragon, "123m456p789s11s22z7z");
     assert!(matches!(
         validate(&r),
@@ -70,7 +70,7 @@ fn validation_errors_name_fields() {
     assert!(validate(&h).is_ok());
     let mut rd = ctx(Variant::RedDragon, "123m456p789s11s777z");
     rd.flowers = h.flowers.clone();
-    assert_eq!(validate(&rd).unwrap_err().pointer(), "/flowers");
+    assert_eq!(validate(&rd).unwrap_err().field(), Field::Flowers);
 }
 
 #[test]
@@ -280,13 +280,13 @@ fn own_discards_must_be_visible() {
     let mut c = ctx(Variant::Riichi, "23m456p678s234s55p");
     c.own_discards = t("1m");
     let e = validate_claim(&c, t("4m")[0]).unwrap_err();
-    assert_eq!(e.pointer(), "/own_discards");
+    assert_eq!(e.field(), Field::OwnDiscards);
     c.visible = t("1m");
     assert!(validate_claim(&c, t("4m")[0]).is_ok());
     c.own_discards = t("11m");
     assert_eq!(
-        validate_claim(&c, t("4m")[0]).unwrap_err().pointer(),
-        "/own_discards"
+        validate_claim(&c, t("4m")[0]).unwrap_err().field(),
+        Field::OwnDiscards
     );
 }
 
@@ -308,8 +308,8 @@ fn huge_lists_are_refused_by_their_bound() {
     c.own_discards = t("1m");
     c.dora_indicators = t("111111m");
     assert_eq!(
-        validate_claim(&c, t("4m")[0]).unwrap_err().pointer(),
-        "/dora_indicators"
+        validate_claim(&c, t("4m")[0]).unwrap_err().field(),
+        Field::DoraIndicators
     );
     c.dora_indicators.clear();
     c.flowers = vec![
@@ -320,8 +320,8 @@ fn huge_lists_are_refused_by_their_bound() {
         9
     ];
     assert_eq!(
-        validate_claim(&c, t("4m")[0]).unwrap_err().pointer(),
-        "/flowers"
+        validate_claim(&c, t("4m")[0]).unwrap_err().field(),
+        Field::Flowers
     );
 }
 

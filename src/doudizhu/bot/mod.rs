@@ -8,8 +8,8 @@
 //! pass) and checks it: whose turn it is, that every entry is legal at its
 //! point, that no card is seen more often than the deck holds, that the hand
 //! has the right size, and that nobody has gone out yet. Errors carry the
-//! index of the offending entry ([`HistoryError::field`] gives a JSON pointer
-//! such as `/history/3`).
+//! index of the offending entry, from which the HTTP layer names the request
+//! field (`/history/3`).
 //!
 //! From the replay it knows, by card counting: each seat's number of cards,
 //! the cards not yet seen by this seat (`deck − own hand − everything

@@ -62,30 +62,6 @@ fn where_(index: Option<usize>, in_hand: bool) -> String {
     }
 }
 
-impl HistoryError {
-    /// JSON pointer of the request field to blame: `/seat`, `/hand`,
-    /// `/landlord_cards` or `/history/<index>`.
-    pub fn field(&self) -> String {
-        match self {
-            HistoryError::NotYourTurn { .. } => "/seat".into(),
-            HistoryError::HandSize { .. } => "/hand".into(),
-            HistoryError::LandlordCardsSize(_) | HistoryError::LandlordCardsNotInHand => {
-                "/landlord_cards".into()
-            }
-            HistoryError::NotACombo { index, .. }
-            | HistoryError::PassOnLead { index, .. }
-            | HistoryError::DoesNotBeat { index, .. }
-            | HistoryError::Overdrawn { index, .. }
-            | HistoryError::GameOver { index, .. } => format!("/history/{index}"),
-            HistoryError::TooManyCopies { index, in_hand, .. } => match index {
-                Some(i) => format!("/history/{i}"),
-                None if *in_hand => "/hand".into(),
-                None => "/landlord_cards".into(),
-            },
-        }
-    }
-}
-
 /// A seat's view of a game in card play, checked and card-counted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameState {

@@ -73,7 +73,7 @@ use crate::doudizhu::Combo;
 use crate::stop::Stop;
 
 pub use key::{CACHE_TAG, cache_key};
-pub use position::{MAX_HAND, Played, Position, PositionError};
+pub use position::{MAX_HAND, Played, Position, PositionError, SeatRole};
 pub use seat::Seat;
 
 use search::{Node, Solver};

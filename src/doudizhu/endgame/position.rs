@@ -31,7 +31,7 @@ pub enum PositionError {
     #[error("{0} seat(s) take part; an endgame needs two or three")]
     SeatCount(usize),
     #[error("{seat} is named as {role} but has no hand in this position")]
-    AbsentSeat { seat: Seat, role: &'static str },
+    AbsentSeat { seat: Seat, role: SeatRole },
     #[error("{0} takes part with an empty hand")]
     EmptyHand(Seat),
     #[error("{seat} holds {count} cards; at most {MAX_HAND} are allowed")]
@@ -42,6 +42,24 @@ pub enum PositionError {
     LastIsPass,
     #[error("the hands and the standing play hold more copies of {0} than a deck has")]
     TooManyCopies(char),
+}
+
+/// What a seat named in a position is named as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatRole {
+    /// The seat to move.
+    ToMove,
+    /// The seat that made the standing play.
+    StandingPlay,
+}
+
+impl std::fmt::Display for SeatRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SeatRole::ToMove => "the seat to move",
+            SeatRole::StandingPlay => "the seat of the standing play",
+        })
+    }
 }
 
 /// What a move leads to (see [`Position::play`]).
@@ -115,7 +133,7 @@ impl Position {
         if !self.present[self.to_move.index()] {
             return Err(PositionError::AbsentSeat {
                 seat: self.to_move,
-                role: "to_move",
+                role: SeatRole::ToMove,
             });
         }
         let mut total = [0u32; 15];
@@ -128,7 +146,7 @@ impl Position {
             if !self.present[seat.index()] {
                 return Err(PositionError::AbsentSeat {
                     seat: *seat,
-                    role: "last.seat",
+                    role: SeatRole::StandingPlay,
                 });
             }
             if *seat == self.to_move {

@@ -347,7 +347,7 @@ fn validation() {
     assert!(matches!(
         p.validate(),
         Err(PositionError::AbsentSeat {
-            role: "to_move",
+            role: SeatRole::ToMove,
             ..
         })
     ));
@@ -360,7 +360,7 @@ fn validation() {
     assert!(matches!(
         p.validate(),
         Err(PositionError::AbsentSeat {
-            role: "last.seat",
+            role: SeatRole::StandingPlay,
             ..
         })
     ));
