@@ -29,6 +29,7 @@ fn duel(first: &str, second: &str, rules: Rules) -> Position {
         None,
         rules,
     )
+    .expect("a valid position")
 }
 
 fn named_positions() -> Vec<(&'static str, Position)> {
@@ -50,7 +51,8 @@ fn named_positions() -> Vec<(&'static str, Position)> {
                 Seat::LandlordDown,
                 None,
                 seed_rules,
-            ),
+            )
+            .expect("a valid position"),
         ),
         (
             "issue_example",
@@ -59,7 +61,8 @@ fn named_positions() -> Vec<(&'static str, Position)> {
                 Seat::LandlordDown,
                 Some((Seat::Landlord, classify(h("8"), &r).expect("a solo"))),
                 r,
-            ),
+            )
+            .expect("a valid position"),
         ),
     ]
 }
@@ -80,7 +83,7 @@ fn deals(seats: usize, cards: usize, count: usize, seed: u64) -> Vec<Position> {
                 );
             }
             let to_move = Seat::ALL[rng.below(seats)];
-            Position::new(hands, to_move, None, Rules::default())
+            Position::new(hands, to_move, None, Rules::default()).expect("a fresh deal is valid")
         })
         .collect()
 }

@@ -38,7 +38,7 @@ fn deal(rng: &mut XorShift64Star, seats: usize, cards: usize) -> Position {
         hands[s] = Some(h);
     }
     let to_move = Seat::ALL[who[rng.below(who.len())]];
-    Position::new(hands, to_move, None, Rules::default())
+    Position::new(hands, to_move, None, Rules::default()).expect("a fresh deal is a valid position")
 }
 
 fn describe(p: &Position) -> String {
@@ -46,7 +46,7 @@ fn describe(p: &Position) -> String {
         .seats()
         .map(|s| format!("{}={}", s.as_str(), p.hand(s)))
         .collect();
-    format!("{} to_move={}", hands.join(" "), p.to_move)
+    format!("{} to_move={}", hands.join(" "), p.to_move())
 }
 
 fn percentile(sorted: &[Duration], q: f64) -> Duration {

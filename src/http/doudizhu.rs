@@ -627,12 +627,6 @@ fn endgame_position(req: &EndgameRequest) -> Result<Position, ApiError> {
     let last = match &req.last {
         Some(play) => {
             let combo = parse_play(&play.cards, "/last/cards", &rules)?;
-            if combo.is_pass() {
-                return Err(ApiError::field(
-                    "/last/cards",
-                    "the standing play cannot be a pass; leave `last` out when the mover leads",
-                ));
-            }
             Some((Seat::from(play.seat), combo))
         }
         None => None,
@@ -648,9 +642,7 @@ fn endgame_position(req: &EndgameRequest) -> Result<Position, ApiError> {
     check_deck(&parts)?;
 
     let to_move = Seat::from(req.to_move);
-    let position = Position::new(hands, to_move, last, rules);
-    position.validate()?;
-    Ok(position)
+    Ok(Position::new(hands, to_move, last, rules)?)
 }
 
 impl FieldFault for PositionError {

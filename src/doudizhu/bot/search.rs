@@ -53,7 +53,12 @@ pub(super) fn search(
         let result = if let Some(r) = seen.get(&key) {
             r.clone()
         } else {
-            let pos = Position::new(hands.map(Some), state.seat, state.last, state.rules);
+            // A deal consistent with the game is a valid position; one that
+            // is not (which the dealer should never make) is skipped.
+            let Ok(pos) = Position::new(hands.map(Some), state.seat, state.last, state.rules)
+            else {
+                continue;
+            };
             // The capped stop does not share the request's cancellation;
             // that is checked between deals (each is at most a third of the
             // node cap).

@@ -132,23 +132,10 @@ pub struct Solution {
     pub elapsed: Duration,
 }
 
-/// Solves `pos` for the side of `pos.to_move` within `stop`, consulting and
-/// filling `cache` when given. An invalid position (see
-/// [`Position::validate`]) yields `Unknown` with no move.
+/// Solves `pos` for the side of `pos.to_move()` within `stop`, consulting and
+/// filling `cache` when given.
 pub fn solve_endgame(pos: &Position, stop: &Stop, cache: Option<&TranspositionCache>) -> Solution {
     let started = Instant::now();
-    if pos.validate().is_err() {
-        return Solution {
-            outcome: Outcome::Unknown,
-            best_move: None,
-            winning_moves: Vec::new(),
-            pv: Vec::new(),
-            nodes: 0,
-            complete: false,
-            cached: false,
-            elapsed: started.elapsed(),
-        };
-    }
     let mut s = Solver::new(pos, stop, cache);
     let root = Node {
         hands: pos.hands,

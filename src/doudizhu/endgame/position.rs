@@ -8,17 +8,19 @@ use super::Seat;
 /// Most cards a hand may hold.
 pub const MAX_HAND: usize = 20;
 
-/// An endgame position with every hand known.
+/// An endgame position with every hand known; valid by construction
+/// ([`Position::new`] checks what the solver relies on), so the solver never
+/// checks again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Hands by [`Seat::index`]; [`Hand::EMPTY`] for an absent seat.
-    pub hands: [Hand; 3],
+    pub(super) hands: [Hand; 3],
     /// Which seats take part (two or three of them, the landlord always).
-    pub present: [bool; 3],
-    pub to_move: Seat,
+    pub(super) present: [bool; 3],
+    pub(super) to_move: Seat,
     /// The standing play and the seat that made it; `None`: `to_move` leads.
-    pub last: Option<(Seat, Combo)>,
-    pub rules: Rules,
+    pub(super) last: Option<(Seat, Combo)>,
+    pub(super) rules: Rules,
 }
 
 /// Why a [`Position`] cannot be solved.
@@ -38,7 +40,7 @@ pub enum PositionError {
     TooManyCards { seat: Seat, count: usize },
     #[error("the standing play was made by {0}, the seat to move: it would lead instead")]
     LastIsMover(Seat),
-    #[error("the standing play is a pass; leave `last` out instead")]
+    #[error("the standing play cannot be a pass; leave `last` out when the mover leads")]
     LastIsPass,
     #[error("the hands and the standing play hold more copies of {0} than a deck has")]
     TooManyCopies(char),
@@ -72,20 +74,45 @@ pub enum Played {
 }
 
 impl Position {
-    /// A position from optional hands (`None` = the seat is absent).
+    /// A position from optional hands (`None` = the seat is absent), if it is
+    /// one the solver can play: the landlord and one or two peasants take
+    /// part, each with 1–20 cards; `to_move` and the standing play's seat take
+    /// part and differ; the standing play is not a pass; no rank has more
+    /// copies than the deck across the hands and the standing play.
     pub fn new(
         hands: [Option<Hand>; 3],
         to_move: Seat,
         last: Option<(Seat, Combo)>,
         rules: Rules,
-    ) -> Position {
-        Position {
+    ) -> Result<Position, PositionError> {
+        let position = Position {
             hands: hands.map(|h| h.unwrap_or(Hand::EMPTY)),
             present: hands.map(|h| h.is_some()),
             to_move,
             last,
             rules,
-        }
+        };
+        position.validate()?;
+        Ok(position)
+    }
+
+    /// The seat to move.
+    pub fn to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    /// The standing play and the seat that made it (`None`: the mover leads).
+    pub fn last(&self) -> Option<(Seat, Combo)> {
+        self.last
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Whether `seat` takes part.
+    pub fn is_present(&self, seat: Seat) -> bool {
+        self.present[seat.index()]
     }
 
     /// The seats taking part, in turn order from the landlord.
@@ -106,11 +133,8 @@ impl Position {
         self.hands[seat.index()]
     }
 
-    /// Checks what the solver relies on: the landlord and one or two peasants
-    /// take part, each with 1–20 cards; `to_move` and `last.seat` take part and
-    /// differ; the standing play is not a pass; no rank has more copies than
-    /// the deck across the hands and the standing play.
-    pub fn validate(&self) -> Result<(), PositionError> {
+    /// The rules [`Position::new`] states.
+    pub(super) fn validate(&self) -> Result<(), PositionError> {
         let n = self.present.iter().filter(|&&p| p).count();
         if !self.present[0] {
             return Err(PositionError::NoLandlord);

@@ -31,8 +31,25 @@ fn rules_from(bits: u32) -> Rules {
     }
 }
 
+/// A position built without [`Position::new`]'s checks, so that tests can
+/// state invalid ones too.
+fn position(
+    hands: [Option<Hand>; 3],
+    to_move: Seat,
+    last: Option<(Seat, Combo)>,
+    rules: Rules,
+) -> Position {
+    Position {
+        hands: hands.map(|h| h.unwrap_or(Hand::EMPTY)),
+        present: hands.map(|h| h.is_some()),
+        to_move,
+        last,
+        rules,
+    }
+}
+
 fn duel(first: &str, second: &str, rules: Rules) -> Position {
-    Position::new(
+    position(
         [Some(h(first)), Some(h(second)), None],
         Seat::Landlord,
         None,
@@ -292,7 +309,7 @@ fn seed_002_farmer_loses() {
         four_two_solo: true,
         four_two_pair: true,
     };
-    let p = Position::new(
+    let p = position(
         [Some(h("BRJJ999")), Some(h("3333 4567 TT AAAA")), None],
         Seat::LandlordDown,
         None,
@@ -307,7 +324,7 @@ fn seed_002_farmer_loses() {
 #[test]
 fn issue_example() {
     let r = Rules::default();
-    let p = Position::new(
+    let p = position(
         [Some(h("AA")), Some(h("2KKTT77554")), None],
         Seat::LandlordDown,
         Some((Seat::Landlord, combo("8", &r))),
@@ -329,16 +346,16 @@ fn validation() {
         p.validate(),
         Err(PositionError::LastIsMover(Seat::Landlord))
     );
-    let p = Position::new(
+    let p = position(
         [None, Some(h("3")), Some(h("4"))],
         Seat::LandlordDown,
         None,
         r,
     );
     assert_eq!(p.validate(), Err(PositionError::NoLandlord));
-    let p = Position::new([Some(h("3")), None, None], Seat::Landlord, None, r);
+    let p = position([Some(h("3")), None, None], Seat::Landlord, None, r);
     assert_eq!(p.validate(), Err(PositionError::SeatCount(1)));
-    let p = Position::new(
+    let p = position(
         [Some(h("3")), Some(h("4")), None],
         Seat::LandlordUp,
         None,
@@ -351,7 +368,7 @@ fn validation() {
             ..
         })
     ));
-    let p = Position::new(
+    let p = position(
         [Some(h("3")), Some(h("4")), None],
         Seat::Landlord,
         Some((Seat::LandlordUp, combo("5", &r))),
@@ -364,7 +381,7 @@ fn validation() {
             ..
         })
     ));
-    let p = Position::new(
+    let p = position(
         [Some(h("3")), Some(Hand::EMPTY), None],
         Seat::Landlord,
         None,
@@ -374,7 +391,7 @@ fn validation() {
         p.validate(),
         Err(PositionError::EmptyHand(Seat::LandlordDown))
     );
-    let p = Position::new(
+    let p = position(
         [Some(h("33334444555566667777B")), Some(h("8")), None],
         Seat::Landlord,
         None,
@@ -384,7 +401,7 @@ fn validation() {
         p.validate(),
         Err(PositionError::TooManyCards { count: 21, .. })
     ));
-    let p = Position::new(
+    let p = position(
         [Some(h("333")), Some(h("33")), None],
         Seat::Landlord,
         None,
@@ -395,13 +412,18 @@ fn validation() {
     p.to_move = Seat::LandlordDown;
     p.last = Some((Seat::Landlord, Combo::pass()));
     assert_eq!(p.validate(), Err(PositionError::LastIsPass));
-    let bad = solve(&Position::new(
-        [Some(h("3")), None, None],
+    // Position::new states the same rules: only valid positions are made.
+    assert_eq!(
+        Position::new([Some(h("3")), None, None], Seat::Landlord, None, r),
+        Err(PositionError::SeatCount(1))
+    );
+    let made = Position::new(
+        [Some(h("33")), Some(h("44")), None],
         Seat::Landlord,
         None,
         r,
-    ));
-    assert_eq!((bad.outcome, bad.best_move), (Outcome::Unknown, None));
+    );
+    assert_eq!(made, Ok(duel("33", "44", r)));
     assert_eq!("landlord_up".parse::<Seat>(), Ok(Seat::LandlordUp));
     assert!("dealer".parse::<Seat>().is_err());
 }
@@ -411,7 +433,7 @@ fn turn_order_and_implied_passes() {
     let r = Rules::default();
     // Three seats; the landlord's 5 stands, landlord_down passed (implied),
     // landlord_up to move. If it passes, the landlord leads again.
-    let p = Position::new(
+    let p = position(
         [Some(h("3")), Some(h("44")), Some(h("6"))],
         Seat::LandlordUp,
         Some((Seat::Landlord, combo("5", &r))),
@@ -432,7 +454,7 @@ fn turn_order_and_implied_passes() {
     }
     // A peasant may pass on its partner's play: landlord_up's Q stands (the
     // landlord passed); when landlord_down passes too, landlord_up leads.
-    let p = Position::new(
+    let p = position(
         [Some(h("KK")), Some(h("AA")), Some(h("3"))],
         Seat::LandlordDown,
         Some((Seat::LandlordUp, combo("Q", &r))),
@@ -444,7 +466,7 @@ fn turn_order_and_implied_passes() {
     }
     // With the landlord's Q standing, landlord_down's pass hands the turn to
     // landlord_up, who still has to beat the Q or pass.
-    let p2 = Position::new(
+    let p2 = position(
         [Some(h("KK")), Some(h("AA")), Some(h("3"))],
         Seat::LandlordDown,
         Some((Seat::Landlord, combo("Q", &r))),
@@ -556,7 +578,7 @@ fn shared_cache_answers_repeats_and_successors() {
 #[test]
 fn cache_key_layout() {
     let r = Rules::default();
-    let a = Position::new(
+    let a = position(
         [Some(h("33")), Some(h("44")), None],
         Seat::LandlordDown,
         Some((Seat::Landlord, combo("5556", &r))),
@@ -748,7 +770,7 @@ fn renamed_key_merges_only_equal_positions() {
 fn renamed_key_keeps_what_matters() {
     let r = Rules::default();
     let key = |a: &str, b: &str, last: Option<&str>| {
-        let p = Position::new(
+        let p = position(
             [Some(h(a)), Some(h(b)), None],
             Seat::Landlord,
             last.map(|l| (Seat::LandlordDown, combo(l, &r))),
