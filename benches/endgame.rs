@@ -1,7 +1,8 @@
 //! Endgame solver benchmarks (one thread):
 //! `cargo bench --bench endgame`.
 //!
-//! * the issue's positions, each solved from scratch (no shared cache);
+//! * five named positions (known duels, the seed document's farmer loss, a
+//!   standing eight), each solved from scratch (no shared cache);
 //! * seeded random deals: two seats × 10 cards and three seats × 6 cards;
 //! * a repeated request answered from the shared cache.
 //!
@@ -55,7 +56,7 @@ fn named_positions() -> Vec<(&'static str, Position)> {
             .expect("a valid position"),
         ),
         (
-            "issue_example",
+            "standing_eight",
             Position::new(
                 [Some(h("AA")), Some(h("2KKTT77554")), None],
                 Seat::LandlordDown,

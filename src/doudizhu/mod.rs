@@ -1,6 +1,6 @@
 //! Dou Dizhu rules engine: cards, combinations, legal moves and hand splitting.
 //!
-//! Pure and dependency-free (std only), built for speed: a hand is a `u64`
+//! Pure (no I/O, no HTTP, no JSON) and built for speed: a hand is a `u64`
 //! with four bits per rank ([`Hand`]), a play is a 16-byte `Copy` value
 //! ([`Combo`]), and move generation can fill a reused buffer
 //! ([`legal_moves_into`]).

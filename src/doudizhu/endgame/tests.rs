@@ -322,7 +322,7 @@ fn seed_002_farmer_loses() {
 }
 
 #[test]
-fn issue_example() {
+fn a_peasant_answers_a_standing_eight() {
     let r = Rules::default();
     let p = position(
         [Some(h("AA")), Some(h("2KKTT77554")), None],
