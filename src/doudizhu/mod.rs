@@ -13,6 +13,20 @@
 //! case, `10` for `T`, spaces and commas ignored; or DouZero's integers (3–14
 //! for 3…A, 17 for 2, 20 and 30 for the jokers). Output is canonical
 //! (ascending), e.g. `33455TJ2BR`; the pass is the empty string.
+//!
+//! ```
+//! use gamebot::doudizhu::{Hand, Rules, classify, legal_moves, split};
+//!
+//! let rules = Rules::default();
+//! let hand = Hand::parse_str("3334445566KKKK").unwrap();
+//! let standing = classify(Hand::parse_str("777J").unwrap(), &rules).unwrap();
+//! // Trios of K with a kicker beat 777J, and so does the bomb.
+//! let answers = legal_moves(hand, Some(&standing), &rules);
+//! assert!(answers.iter().any(|m| m.cards.to_string() == "3KKK"));
+//! assert!(answers.iter().any(|m| m.cards.to_string() == "KKKK"));
+//! // The fewest plays that empty the hand.
+//! assert_eq!(split(hand, &rules).plays, 2); // 333444 with 5566, and KKKK
+//! ```
 
 pub mod bid;
 pub mod bot;

@@ -13,6 +13,19 @@
 //!   transposition table, killer and history ordering, threat-restricted move lists and late-move reductions.
 //!
 //! Coordinates: a point is `(x, y)` = (column, row), 0-based from the top-left.
+//!
+//! ```
+//! use gamebot::gomoku::{Board, Limits, Rule, search};
+//! use gamebot::stop::Stop;
+//!
+//! // Black has four in a row on the top line with an open end: it completes five.
+//! let moves = [(3, 0), (3, 1), (4, 0), (4, 1), (5, 0), (5, 1), (6, 0), (10, 10)];
+//! let board = Board::from_moves(15, Rule::Freestyle, &moves).unwrap();
+//! let limits = Limits { max_depth: Some(4), max_nodes: None };
+//! let found = search(&board, &limits, &Stop::never());
+//! assert!(found.best == (2, 0) || found.best == (7, 0));
+//! assert_eq!(found.win_in, Some(1));
+//! ```
 
 mod board;
 // A test fixture (the speed example and the benches), not part of the API.

@@ -33,6 +33,21 @@
 //!   ([`rules::red_dragon_points`]): basic win 2, self-drawn 2, no wildcard in hand 2,
 //!   all pungs 6, seven pairs 6, half flush (one suit + red dragons standing for
 //!   themselves) 6, full flush 12. A win needs `min_score`.
+//!
+//! ```
+//! use gamebot::mahjong::tiles::Variant;
+//! use gamebot::mahjong::{Action, DiscardContext, Strategy, decide_discard, parse_tiles, validate};
+//!
+//! // A Riichi hand one tile from ready, after drawing 5m: the lone honor goes.
+//! let mut ctx = DiscardContext::new(Variant::Riichi, parse_tiles("123m456p789s1127z5m").unwrap());
+//! ctx.drawn = Some(parse_tiles("5m").unwrap()[0]);
+//! ctx.strategy = Strategy::Efficient;
+//! validate(&ctx).unwrap();
+//! let decision = decide_discard(&ctx);
+//! assert_eq!(decision.action, Action::Discard);
+//! assert_eq!(decision.tile.to_string(), "2z");
+//! assert_eq!(decision.shanten, 1);
+//! ```
 
 pub mod classic;
 pub mod danger;
