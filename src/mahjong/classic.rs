@@ -10,7 +10,7 @@ use super::shanten::{
 use super::tiles::{
     KINDS, MeldKind, Tile, TileCounts, Variant, edge_rank, is_dragon, is_honor, suit_of,
 };
-use super::{Candidate, Category, DiscardContext, Plan, is_value_honor, seat_number};
+use super::{Candidate, Category, DiscardContext, Plan, is_value_honor};
 
 /// Hong Kong / Red Dragon tier from the minimum: 0, 1 (pungs or half flush), 2 (sure fan
 /// or full flush), 3 (full flush only).
@@ -68,9 +68,9 @@ fn has_sure_fan(ctx: &DiscardContext) -> bool {
     let own_flower = ctx
         .flowers
         .iter()
-        .any(|f| f.number == seat_number(ctx.seat_wind));
+        .any(|f| f.number == ctx.seat_wind.number());
     let value_pung = |k: u8| {
-        (is_dragon(k) || k == ctx.seat_wind || k == ctx.round_wind)
+        (is_dragon(k) || k == ctx.seat_wind.kind() || k == ctx.round_wind.kind())
             && Some(k) != ctx.variant.wildcard()
     };
     let in_hand = (27..34u8).any(|k| value_pung(k) && c.get(k) >= 3);

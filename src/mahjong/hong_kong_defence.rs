@@ -178,8 +178,8 @@ fn view<'a>(
         seen,
         dora: Vec::new(),
         // The seat to the right plays next and so holds the next wind.
-        seat_winds: [0u8, 1, 2, 3].map(|s| 27 + (ctx.seat_wind - 27 + s) % 4),
-        round_wind: ctx.round_wind,
+        seat_winds: [0u8, 1, 2, 3].map(|s| ctx.seat_wind.after(s).kind()),
+        round_wind: ctx.round_wind.kind(),
         tiles_left: fields
             .wall
             .unwrap_or_else(|| HK_WALL_AFTER_DEAL.saturating_sub(river.len() as u8)),

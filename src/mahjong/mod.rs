@@ -63,8 +63,8 @@ pub mod table;
 pub mod tiles;
 
 use tiles::{
-    Flower, KINDS, Meld, MeldKind, RED_DRAGON, Tile, TileCounts, TileError, Variant, is_dragon,
-    is_honor, suit_of,
+    Flower, KINDS, Meld, MeldKind, RED_DRAGON, Tile, TileCounts, TileError, Variant, Wind,
+    is_dragon, is_honor, suit_of,
 };
 
 pub use tiles::{parse_flower, parse_mjai, parse_tile, parse_tiles, parse_wind};
@@ -136,9 +136,8 @@ pub struct DiscardContext {
     pub melds: Vec<Meld>,
     /// Every tile visible outside the own hand (discards, others' melds, dora indicators).
     pub visible: Vec<Tile>,
-    /// Wind tile index 27..=30.
-    pub seat_wind: u8,
-    pub round_wind: u8,
+    pub seat_wind: Wind,
+    pub round_wind: Wind,
     pub dora_indicators: Vec<Tile>,
     pub flowers: Vec<Flower>,
     pub riichi_declared: bool,
@@ -163,8 +162,8 @@ impl DiscardContext {
             drawn: None,
             melds: Vec::new(),
             visible: Vec::new(),
-            seat_wind: 27,
-            round_wind: 27,
+            seat_wind: Wind::East,
+            round_wind: Wind::East,
             dora_indicators: Vec::new(),
             flowers: Vec::new(),
             riichi_declared: false,
@@ -604,14 +603,11 @@ impl ClaimDecision {
     }
 }
 
-/// Number of the seat wind (East = 1) for flowers.
-pub(crate) fn seat_number(wind: u8) -> u8 {
-    wind.saturating_sub(26)
-}
-
 /// Whether a kind is a yakuhai / scoring honor for this seat.
 pub(crate) fn is_value_honor(ctx: &DiscardContext, k: u8) -> bool {
-    is_dragon(k) && Some(k) != ctx.variant.wildcard() || k == ctx.seat_wind || k == ctx.round_wind
+    is_dragon(k) && Some(k) != ctx.variant.wildcard()
+        || k == ctx.seat_wind.kind()
+        || k == ctx.round_wind.kind()
 }
 
 /// Chooses the plan for the current hand (see [`classic::choose_plan`]).

@@ -3,9 +3,8 @@
 //! legal" and the scorer can never disagree.
 
 use super::scoring::{self, HandTiles, Situation};
-use super::seat_number;
 use super::tiles::{
-    Flower, KINDS, Meld, MeldKind, RED_DRAGON, TileCounts, Variant, is_dragon, is_honor,
+    Flower, KINDS, Meld, MeldKind, RED_DRAGON, TileCounts, Variant, Wind, is_dragon, is_honor,
     is_terminal_or_honor, suit_of,
 };
 
@@ -39,8 +38,8 @@ pub struct WinInput<'a> {
     pub melds: &'a [Meld],
     pub win_tile: u8,
     pub self_drawn: bool,
-    pub seat_wind: u8,
-    pub round_wind: u8,
+    pub seat_wind: Wind,
+    pub round_wind: Wind,
     pub flowers: &'a [Flower],
     pub riichi: bool,
 }
@@ -422,7 +421,7 @@ fn hk_score(
     let own = input
         .flowers
         .iter()
-        .filter(|f| f.number == seat_number(input.seat_wind))
+        .filter(|f| f.number == input.seat_wind.number())
         .count() as u32;
     if own > 0 {
         items.push(("own flower/season", own));
@@ -458,10 +457,10 @@ fn hk_score(
             } else if winds == 3 && (27..=30).contains(pair) {
                 items.push(("small winds", 10));
             }
-            if pung_count(all, |k| k == input.seat_wind) > 0 {
+            if pung_count(all, |k| k == input.seat_wind.kind()) > 0 {
                 items.push(("seat wind pung", 1));
             }
-            if pung_count(all, |k| k == input.round_wind) > 0 {
+            if pung_count(all, |k| k == input.round_wind.kind()) > 0 {
                 items.push(("round wind pung", 1));
             }
             if all.iter().all(|s| s.chow) {
@@ -499,8 +498,8 @@ fn riichi_score(
     let sit = Situation {
         self_drawn: input.self_drawn,
         riichi: input.riichi,
-        seat_wind: input.seat_wind,
-        round_wind: input.round_wind,
+        seat_wind: input.seat_wind.kind(),
+        round_wind: input.round_wind.kind(),
         ..Situation::default()
     };
     let hand = HandTiles {
@@ -571,8 +570,8 @@ mod tests {
             melds,
             win_tile: parse_tiles(win).unwrap()[0].index,
             self_drawn: tsumo,
-            seat_wind: 28,
-            round_wind: 27,
+            seat_wind: Wind::South,
+            round_wind: Wind::East,
             flowers: &[],
             riichi: false,
         }

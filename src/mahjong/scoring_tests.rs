@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::mahjong::rules::{WinInput, riichi_yaku};
-use crate::mahjong::tiles::{MeldKind, Tile, parse_tiles};
+use crate::mahjong::tiles::{MeldKind, Tile, Wind, parse_tiles};
 
 const SOUTH: u8 = 28;
 
@@ -777,8 +777,8 @@ fn riichi_yaku_agrees_with_the_scorer() {
         melds: &[],
         win_tile: tiles("4s")[0].index,
         self_drawn: false,
-        seat_wind: SOUTH,
-        round_wind: EAST,
+        seat_wind: Wind::South,
+        round_wind: Wind::East,
         flowers: &[],
         riichi: false,
     };
@@ -907,8 +907,8 @@ proptest::proptest! {
             melds: &melds,
             win_tile: win,
             self_drawn: sit.self_drawn,
-            seat_wind: sit.seat_wind,
-            round_wind: sit.round_wind,
+            seat_wind: Wind::of_kind(sit.seat_wind).unwrap(),
+            round_wind: Wind::of_kind(sit.round_wind).unwrap(),
             flowers: &[],
             riichi: sit.riichi,
         });

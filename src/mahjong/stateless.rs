@@ -70,8 +70,9 @@ pub fn table_from(
 ) -> Result<Table, TableFieldError> {
     let mut t = Table::new(0);
     t.begin_hand();
-    t.round_wind = ctx.round_wind;
-    t.dealer = (4 - (ctx.seat_wind - 27)) % 4;
+    t.round_wind = ctx.round_wind.kind();
+    // The bot sits at seat 0; the dealer is East.
+    t.dealer = (4 - ctx.seat_wind as u8) % 4;
     t.scores = fields.scores.unwrap_or([25_000; 4]);
     t.honba = fields.honba;
     t.kyotaku = fields.kyotaku;

@@ -357,10 +357,42 @@ pub fn parse_flower(s: &str) -> Option<Flower> {
     })
 }
 
-/// Parses a wind name: `E`/`S`/`W`/`N` or `1z`..`4z`; returns the tile index 27..=30.
-pub fn parse_wind(s: &str) -> Option<u8> {
-    let t = parse_tile(s).ok()?;
-    (27..=30).contains(&t.index).then_some(t.index)
+/// A seat or round wind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Wind {
+    East,
+    South,
+    West,
+    North,
+}
+
+impl Wind {
+    pub const ALL: [Wind; 4] = [Wind::East, Wind::South, Wind::West, Wind::North];
+
+    /// The wind's tile kind, 27 (East) to 30 (North).
+    pub fn kind(self) -> u8 {
+        27 + self as u8
+    }
+
+    /// The wind of tile kind `kind`, if it is one.
+    pub fn of_kind(kind: u8) -> Option<Wind> {
+        Wind::ALL.get(usize::from(kind.checked_sub(27)?)).copied()
+    }
+
+    /// East 1 … North 4: the seat's own flower and season number.
+    pub fn number(self) -> u8 {
+        self as u8 + 1
+    }
+
+    /// The wind `steps` seats on in turn order (East → South → West → North).
+    pub fn after(self, steps: u8) -> Wind {
+        Wind::ALL[usize::from((self as u8 + steps) % 4)]
+    }
+}
+
+/// Parses a wind name: `E`/`S`/`W`/`N` or `1z`..`4z`.
+pub fn parse_wind(s: &str) -> Option<Wind> {
+    Wind::of_kind(parse_tile(s).ok()?.index)
 }
 
 /// Kind of a declared meld.
@@ -492,7 +524,11 @@ mod tests {
             })
         );
         assert_eq!(parse_flower("5f"), None);
-        assert_eq!(parse_wind("S"), Some(28));
+        assert_eq!(parse_wind("S"), Some(Wind::South));
+        assert_eq!(parse_wind("4z").map(Wind::kind), Some(30));
+        assert_eq!(Wind::of_kind(31), None);
+        assert_eq!(Wind::West.number(), 3);
+        assert_eq!(Wind::North.after(2), Wind::South);
         assert_eq!(parse_wind("5z"), None);
     }
 

@@ -9,7 +9,7 @@ use super::{TableAction, TableDecision};
 use crate::mahjong::scoring;
 use crate::mahjong::shanten::live_counts;
 use crate::mahjong::table::{Table, Turn};
-use crate::mahjong::tiles::{KINDS, MeldKind, Tile, Variant, is_terminal_or_honor};
+use crate::mahjong::tiles::{KINDS, MeldKind, Tile, Variant, Wind, is_terminal_or_honor};
 use crate::mahjong::{DiscardContext, Strategy};
 
 /// Value (points) from which a one-from-ready hand pushes against a threat.
@@ -278,8 +278,8 @@ pub(super) fn legacy_context(table: &Table, strategy: Strategy) -> DiscardContex
         .kinds()
         .flat_map(|(k, n)| std::iter::repeat_n(Tile::new(k), n as usize))
         .collect();
-    ctx.seat_wind = table.seat_wind(table.me);
-    ctx.round_wind = table.round_wind;
+    ctx.seat_wind = Wind::of_kind(table.seat_wind(table.me)).unwrap_or(Wind::East);
+    ctx.round_wind = Wind::of_kind(table.round_wind).unwrap_or(Wind::East);
     ctx.dora_indicators = table.dora_indicators.clone();
     ctx.riichi_declared = table.my_seat().riichi_accepted;
     ctx.strategy = strategy;
