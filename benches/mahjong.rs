@@ -27,7 +27,7 @@ fn bench(c: &mut Criterion) {
             c.bench_function(&name, |b| b.iter(|| decide_discard(black_box(&x))));
         }
     }
-    // the load-test body (bench/bodies/discard.json): near ready, efficient lookahead
+    // the load-test body (scripts/bodies/discard.json): near ready, efficient lookahead
     for strategy in [Strategy::Classic, Strategy::Efficient] {
         let mut x = ctx(Variant::Riichi, "123m456p789s1127z5m", strategy);
         x.visible = parse_tiles("1z").expect("visible");

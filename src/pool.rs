@@ -220,7 +220,7 @@ impl Drop for CancelOnDrop {
 /// Search threads run at nice +10, below the async threads: with as many
 /// workers as cores, the scheduler would otherwise share the cores evenly and
 /// a health check or cheap request could wait a whole time slice behind
-/// searches (see the saturated rows of bench/load.sh). A thread's priority cannot be
+/// searches (see the saturated rows of scripts/load.sh). A thread's priority cannot be
 /// raised again without privileges, so it is lowered once per blocking thread;
 /// only the pool uses blocking threads after start-up.
 fn lower_thread_priority() {

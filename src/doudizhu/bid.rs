@@ -25,8 +25,8 @@
 //! # Calibration
 //!
 //! The thresholds come from the arena (`cargo run --release --example
-//! ddz_arena -- --deals 1500 --seed 2 --opponent seed --landlord-only`): the
-//! play bot as landlord against two seed-style bots, its win rate by the
+//! ddz_arena -- --deals 1500 --seed 2 --opponent baseline --landlord-only`): the
+//! play bot as landlord against two baseline bots, its win rate by the
 //! strength of its 17 dealt cards (before the bottom cards):
 //!
 //! | strength | ≤ 4 | 5 | 6–7 | 8–9 | 10–11 | 12–13 | 14–15 | ≥ 16 |
@@ -35,8 +35,8 @@
 //! | landlord win rate | 0.42 | 0.50 | 0.63 | 0.68 | 0.76 | 0.80 | 0.78 | 0.89 |
 //!
 //! A landlord at bid `b` wins or loses `2b`, so a bid pays when the win rate
-//! is above ½; the levels leave a margin for opponents stronger than the seed
-//! bot: bid 1 from a win rate of about 0.6 (strength 7), 2 from about 0.75
+//! is above ½; the levels leave a margin for opponents stronger than the
+//! baseline bot: bid 1 from a win rate of about 0.6 (strength 7), 2 from about 0.75
 //! (10), 3 from about 0.8 (13).
 
 use crate::doudizhu::{Hand, Rank, Rules, split};

@@ -94,16 +94,9 @@ fn build_geometry(size: usize) -> Geometry {
 fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
     static Z: OnceLock<[[u64; 2]; MAX_CELLS]> = OnceLock::new();
     Z.get_or_init(|| {
-        // splitmix64 from a fixed seed: hashes are the same in every run
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
-        [[0u64; 2]; MAX_CELLS].map(|_| [next(), next()])
+        // A fixed seed: hashes are the same in every run.
+        let mut rng = crate::rng::SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+        [[0u64; 2]; MAX_CELLS].map(|_| [rng.next_u64(), rng.next_u64()])
     })
 }
 

@@ -71,7 +71,7 @@ async fn drain_timeout_bounds_shutdown() {
 }
 
 /// A connection accepted before shutdown whose request arrives just after it
-/// began is served, not closed as idle (found by bench/faults.sh: a few
+/// began is served, not closed as idle (found by scripts/faults.sh: a few
 /// requests per SIGTERM under load were reset). The answer says
 /// `Connection: close`, and new connections are refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
