@@ -12,7 +12,7 @@ use super::extract::ApiJson;
 use super::string_or_list::{Expecting, StringOrList};
 use crate::mahjong::hong_kong_defence;
 use crate::mahjong::riichi_bot::{self, TableAction, TableDecision};
-use crate::mahjong::stateless::{self, Question, RiverEntry, TableFields};
+use crate::mahjong::stateless::{self, Question, RiverEntry, TableFieldError, TableFields};
 use crate::mahjong::tiles::{Meld, MeldKind, Tile, Variant};
 use crate::mahjong::{
     self, Action, ClaimAction, DiscardContext, Discarder, Field, MahjongError, Strategy,
@@ -608,6 +608,18 @@ fn pointer_of(field: Field) -> String {
     }
 }
 
+impl FieldFault for TableFieldError {
+    fn pointer(&self) -> String {
+        match self {
+            TableFieldError::RiichiTwice { index } => format!("/table/river/{index}/riichi"),
+            TableFieldError::WallTooLarge { .. } => "/table/wall".into(),
+            TableFieldError::CalledTileWithoutOpenMeld
+            | TableFieldError::CalledTileNotInLastMeld => "/table/called_tile".into(),
+            TableFieldError::TileCounts(_) => "/table".into(),
+        }
+    }
+}
+
 impl FieldFault for MahjongError {
     fn pointer(&self) -> String {
         pointer_of(self.field())
@@ -741,8 +753,7 @@ pub async fn discard(
             .collect(),
     };
     if let Some(fields) = fields {
-        let table = stateless::table_from(&ctx, &fields, Question::OwnTurn)
-            .map_err(|e| ApiError::field(e.pointer, e.message))?;
+        let table = stateless::table_from(&ctx, &fields, Question::OwnTurn)?;
         let t = riichi_bot::decide(&table, ctx.strategy);
         apply_table_turn(&mut out, &t);
     }
@@ -843,8 +854,7 @@ pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResp
             tile,
             from: from.seats_after(),
         };
-        let table = stateless::table_from(&ctx, &fields, question)
-            .map_err(|e| ApiError::field(e.pointer, e.message))?;
+        let table = stateless::table_from(&ctx, &fields, question)?;
         let t = riichi_bot::decide(&table, ctx.strategy);
         let (action, mut tiles) = match &t.action {
             TableAction::Hora { tile, .. } => (ClaimActionName::Win, vec![*tile]),

@@ -47,19 +47,21 @@ pub enum Question {
     Discard { tile: Tile, from: u8 },
 }
 
-/// A field that does not describe a possible table: its JSON pointer and why.
+/// Table fields that do not describe a possible table.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{pointer}: {message}")]
-pub struct TableFieldError {
-    pub pointer: String,
-    pub message: String,
-}
-
-fn bad(pointer: &str, message: impl Into<String>) -> TableFieldError {
-    TableFieldError {
-        pointer: pointer.into(),
-        message: message.into(),
-    }
+pub enum TableFieldError {
+    /// River entry `index` declares riichi for a seat that already did.
+    #[error("a seat declares riichi once")]
+    RiichiTwice { index: usize },
+    #[error("at most {max} tiles")]
+    WallTooLarge { max: u8 },
+    #[error("the seat has no open meld")]
+    CalledTileWithoutOpenMeld,
+    #[error("not in the seat's last meld")]
+    CalledTileNotInLastMeld,
+    /// The hand, melds, river and indicators together hold impossible counts.
+    #[error("{0}")]
+    TileCounts(String),
 }
 
 /// Builds the table for a validated context and its table fields.
@@ -96,10 +98,7 @@ pub fn table_from(
         if r.riichi {
             let s = &mut t.seats[r.seat as usize];
             if s.riichi.is_some() {
-                return Err(bad(
-                    &format!("/table/river/{i}/riichi"),
-                    "a seat declares riichi once",
-                ));
+                return Err(TableFieldError::RiichiTwice { index: i });
             }
             s.riichi = Some(t.river.len());
             s.riichi_accepted = true;
@@ -126,20 +125,17 @@ pub fn table_from(
         LIVE_WALL.saturating_sub(discards.saturating_add(1))
     });
     if wall >= LIVE_WALL {
-        return Err(bad(
-            "/table/wall",
-            format!("at most {} tiles", LIVE_WALL - 1),
-        ));
+        return Err(TableFieldError::WallTooLarge { max: LIVE_WALL - 1 });
     }
     t.draws = LIVE_WALL - wall;
     t.missed_win = ctx.furiten;
     t.riichi_furiten = ctx.furiten && ctx.riichi_declared;
     if let Some(called) = fields.called_tile {
         let Some(last) = ctx.melds.last().filter(|m| m.kind.is_open()) else {
-            return Err(bad("/table/called_tile", "the seat has no open meld"));
+            return Err(TableFieldError::CalledTileWithoutOpenMeld);
         };
         let Some(pos) = last.tiles.iter().position(|x| x.index == called.index) else {
-            return Err(bad("/table/called_tile", "not in the seat's last meld"));
+            return Err(TableFieldError::CalledTileNotInLastMeld);
         };
         t.kuikae = if last.kind == MeldKind::Chow {
             let own: Vec<u8> = (0..3)
@@ -184,7 +180,7 @@ pub fn table_from(
     };
     t.extra_visible = extra_visible(ctx, &t);
     t.check_tile_counts()
-        .map_err(|e| bad("/table", e.message))?;
+        .map_err(|e| TableFieldError::TileCounts(e.message))?;
     Ok(t)
 }
 
