@@ -41,24 +41,46 @@
 
 use crate::doudizhu::{Hand, Rank, Rules, split};
 
-/// Strength needed to bid 1, 2, 3.
+/// Strength needed to bid 1.
 pub const BID_1: i32 = 7;
+/// Strength needed to bid 2.
 pub const BID_2: i32 = 10;
+/// Strength needed to bid 3.
 pub const BID_3: i32 = 13;
 
 /// Why a bid request is impossible.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BidError {
     #[error("a bidding hand has 17 cards, got {0}")]
+    /// The hand does not hold 17 cards; carries its size.
     HandSize(usize),
     #[error("at most two earlier bids are possible (three players bid once each), got {0}")]
+    /// More than two earlier bids; carries their number.
     TooManyBids(usize),
     #[error("bid {index} is {bid}; bids are 0 (pass) to 3")]
-    OutOfRange { index: usize, bid: u8 },
+    /// An earlier bid is above 3.
+    OutOfRange {
+        /// Position of the bid among the earlier bids.
+        index: usize,
+        /// The bid given.
+        bid: u8,
+    },
     #[error("bid {index} is {bid}, not higher than the earlier highest bid {highest}")]
-    NotHigher { index: usize, bid: u8, highest: u8 },
+    /// A non-pass bid does not raise the highest earlier bid.
+    NotHigher {
+        /// Position of the bid among the earlier bids.
+        index: usize,
+        /// The bid given.
+        bid: u8,
+        /// The highest bid before it.
+        highest: u8,
+    },
     #[error("bid {index} is 3, which ends the bidding: no further bids")]
-    AfterThree { index: usize },
+    /// An earlier bid of 3 already ended the bidding.
+    AfterThree {
+        /// Position of the bid of 3.
+        index: usize,
+    },
 }
 
 /// The decision and what it was based on.

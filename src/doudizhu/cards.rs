@@ -9,20 +9,35 @@ use std::fmt;
 #[repr(u8)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rank {
+    /// The 3 (lowest).
     Three = 0,
+    /// The 4.
     Four,
+    /// The 5.
     Five,
+    /// The 6.
     Six,
+    /// The 7.
     Seven,
+    /// The 8.
     Eight,
+    /// The 9.
     Nine,
+    /// The 10.
     Ten,
+    /// The Jack.
     Jack,
+    /// The Queen.
     Queen,
+    /// The King.
     King,
+    /// The Ace.
     Ace,
+    /// The 2, the highest plain rank.
     Two,
+    /// The black (small) joker.
     BlackJoker,
+    /// The red (big) joker, the highest rank.
     RedJoker,
 }
 
@@ -133,13 +148,33 @@ impl fmt::Display for Rank {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CardError {
     /// Not a card: `text` is the offending character(s) or number.
-    UnknownCard { index: usize, text: String },
+    UnknownCard {
+        /// Where the offending card is.
+        index: usize,
+        /// The offending character(s) or number.
+        text: String,
+    },
     /// A fifth card of a plain rank.
-    TooManyOfRank { index: usize, rank: Rank },
+    TooManyOfRank {
+        /// Where the fifth card is.
+        index: usize,
+        /// Its rank.
+        rank: Rank,
+    },
     /// A second copy of a joker.
-    DuplicateJoker { index: usize, rank: Rank },
+    DuplicateJoker {
+        /// Where the second copy is.
+        index: usize,
+        /// Which joker.
+        rank: Rank,
+    },
     /// More cards than a hand may hold (see [`Hand::check_max_len`]).
-    TooManyCards { count: usize, max: usize },
+    TooManyCards {
+        /// Cards given.
+        count: usize,
+        /// Cards allowed.
+        max: usize,
+    },
 }
 
 impl fmt::Display for CardError {

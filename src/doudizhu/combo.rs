@@ -45,20 +45,35 @@ impl Rules {
 #[repr(u8)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ComboType {
+    /// No cards: the player passes.
     Pass = 0,
+    /// A single card.
     Solo,
+    /// Five or more consecutive single cards.
     SoloChain,
+    /// Two cards of one rank.
     Pair,
+    /// Three or more consecutive pairs.
     PairChain,
+    /// Three cards of one rank.
     Trio,
+    /// Two or more consecutive trios (a plane).
     TrioChain,
+    /// A trio with one single card as kicker.
     TrioSolo,
+    /// A plane with one single kicker per trio.
     TrioSoloChain,
+    /// A trio with a pair as kicker.
     TrioPair,
+    /// A plane with one pair kicker per trio.
     TrioPairChain,
+    /// Four of a rank with two single kickers.
     FourTwoSolo,
+    /// Four of a rank with two pairs as kickers.
     FourTwoPair,
+    /// Four cards of one rank, played alone.
     Bomb,
+    /// Both jokers, the highest play.
     Rocket,
 }
 
@@ -162,9 +177,13 @@ impl fmt::Display for ComboType {
 /// why kickers are not part of the comparison key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Combo {
+    /// The combination type.
     pub kind: ComboType,
+    /// The cards played, kickers included.
     pub cards: Hand,
+    /// The main rank (see above).
     pub rank: Rank,
+    /// The number of consecutive body ranks (see above).
     pub length: u8,
 }
 

@@ -123,9 +123,11 @@ pub struct Decision {
     /// With search: the fraction of solved deals the play wins for this
     /// seat's side. Without: `None`.
     pub evaluation: Option<f64>,
-    /// Deals sampled and deals solved exactly by the endgame search.
+    /// Deals sampled for the search (0 without search).
     pub deals: u32,
+    /// Of `deals`, those the endgame search solved exactly.
     pub deals_solved: u32,
+    /// Wall-clock time taken to decide.
     pub elapsed: Duration,
 }
 
@@ -139,6 +141,8 @@ impl fmt::Display for Decision {
 pub const SEARCH_MAX_TOTAL: usize = 26;
 /// … or at most this many when some seat holds ≤ [`SEARCH_THREAT_CARDS`].
 pub const SEARCH_MAX_TOTAL_THREAT: usize = 32;
+/// A seat holding at most this many cards allows the larger
+/// [`SEARCH_MAX_TOTAL_THREAT`].
 pub const SEARCH_THREAT_CARDS: usize = 5;
 /// Following an opponent, a beating play is made when it leaves the hand
 /// value at least `value(hand) − FOLLOW_SLACK` (measured in the arena: being

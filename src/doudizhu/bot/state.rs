@@ -13,36 +13,71 @@ pub const fn starting_cards(seat: Seat) -> usize {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HistoryError {
     #[error("it is {to_move}'s turn after {len} history entries, not {seat}'s")]
+    /// The history leaves another seat to move than the one asking.
     NotYourTurn {
+        /// The seat asking for a decision.
         seat: Seat,
+        /// The seat to move after the history.
         to_move: Seat,
+        /// Number of history entries.
         len: usize,
     },
     #[error("the hand holds {actual} cards; {expected} expected after this history")]
-    HandSize { expected: usize, actual: usize },
+    /// The hand size does not match what the history leaves.
+    HandSize {
+        /// Cards the seat should hold after the history.
+        expected: usize,
+        /// Cards in the given hand.
+        actual: usize,
+    },
     #[error("landlord_cards must be 3 cards, got {0}")]
+    /// The bottom cards are not 3 cards; carries their number.
     LandlordCardsSize(usize),
     #[error("the landlord's unplayed bottom cards are not all in the landlord's hand")]
+    /// The landlord's hand lacks some bottom card it has not played.
     LandlordCardsNotInHand,
     #[error("history entry {index} ({cards:?}) is not a legal combination")]
-    NotACombo { index: usize, cards: String },
-    #[error("history entry {index} is a pass, but {seat} leads there")]
-    PassOnLead { index: usize, seat: Seat },
-    #[error("history entry {index} ({cards:?}) does not beat the standing play {standing:?}")]
-    DoesNotBeat {
+    /// A history entry is not a legal combination.
+    NotACombo {
+        /// The history entry.
         index: usize,
+        /// Its cards, as text.
         cards: String,
+    },
+    #[error("history entry {index} is a pass, but {seat} leads there")]
+    /// A seat passes where it must lead.
+    PassOnLead {
+        /// The history entry.
+        index: usize,
+        /// The seat that passes.
+        seat: Seat,
+    },
+    #[error("history entry {index} ({cards:?}) does not beat the standing play {standing:?}")]
+    /// A history entry does not beat the standing play.
+    DoesNotBeat {
+        /// The history entry.
+        index: usize,
+        /// Its cards, as text.
+        cards: String,
+        /// The standing play's cards, as text.
         standing: String,
     },
     #[error("history entry {index}: {seat} plays {played} cards but holds only {held}")]
+    /// A seat plays more cards than it still holds.
     Overdrawn {
+        /// The history entry.
         index: usize,
+        /// The seat that plays.
         seat: Seat,
+        /// Cards in the play.
         played: usize,
+        /// Cards the seat held before it.
         held: usize,
     },
     #[error("more copies of {rank} are seen than the deck holds (at {})", where_(*.index, *.in_hand))]
+    /// More copies of a rank are seen than the deck holds.
     TooManyCopies {
+        /// The rank, as its card character.
         rank: char,
         /// The first history entry at which the excess appears; `None` when
         /// the hand and bottom cards alone exceed the deck.
@@ -51,7 +86,13 @@ pub enum HistoryError {
         in_hand: bool,
     },
     #[error("the game is over: {seat} went out at history entry {index}")]
-    GameOver { index: usize, seat: Seat },
+    /// The history continues after a seat went out.
+    GameOver {
+        /// The entry with which the seat went out.
+        index: usize,
+        /// The seat that went out.
+        seat: Seat,
+    },
 }
 
 fn where_(index: Option<usize>, in_hand: bool) -> String {
@@ -67,7 +108,9 @@ fn where_(index: Option<usize>, in_hand: bool) -> String {
 pub struct GameState {
     /// The seat to decide (always the seat to move).
     pub seat: Seat,
+    /// The deciding seat's current hand.
     pub hand: Hand,
+    /// The rules in play (which combination types are allowed).
     pub rules: Rules,
     /// Every play so far, landlord first; `Combo::pass()` for passes.
     pub history: Vec<Combo>,

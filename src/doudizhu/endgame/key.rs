@@ -7,6 +7,8 @@ use crate::doudizhu::{Combo, Hand, Rules, classify};
 
 use super::Position;
 
+/// Word 0 of every Dou Dizhu endgame shared-cache key, which keeps these
+/// keys apart from other users of the cache.
 pub const CACHE_TAG: u64 = 0xDD21_E6D6_A3E0_0001;
 
 /// The shared-cache key of a position: word 0 is [`CACHE_TAG`], words 1–3 the

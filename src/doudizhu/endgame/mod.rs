@@ -90,6 +90,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The outcome's name: `"win"`, `"loss"` or `"unknown"`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Outcome::Win => "win",
@@ -108,6 +109,7 @@ impl fmt::Display for Outcome {
 /// What [`solve_endgame`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
+    /// The result for the side to move.
     pub outcome: Outcome,
     /// Win: a winning move (the one `pv` starts with). Loss: the move whose
     /// refutation took the most search (a proxy for "survives longest"), or
@@ -129,6 +131,7 @@ pub struct Solution {
     pub complete: bool,
     /// The root's outcome came from the shared cache.
     pub cached: bool,
+    /// Wall-clock time this call took.
     pub elapsed: Duration,
 }
 

@@ -27,22 +27,41 @@ pub struct Position {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     #[error("unknown seat {0:?} (expected landlord, landlord_down or landlord_up)")]
+    /// A seat name is not one of the three; carries the name.
     UnknownSeat(String),
     #[error("the landlord must take part")]
+    /// The landlord has no hand in the position.
     NoLandlord,
     #[error("{0} seat(s) take part; an endgame needs two or three")]
+    /// Fewer than two or more than three seats; carries the count.
     SeatCount(usize),
     #[error("{seat} is named as {role} but has no hand in this position")]
-    AbsentSeat { seat: Seat, role: SeatRole },
+    /// A seat named in the position takes no part.
+    AbsentSeat {
+        /// The seat named.
+        seat: Seat,
+        /// What it is named as.
+        role: SeatRole,
+    },
     #[error("{0} takes part with an empty hand")]
+    /// A seat takes part with no cards.
     EmptyHand(Seat),
     #[error("{seat} holds {count} cards; at most {MAX_HAND} are allowed")]
-    TooManyCards { seat: Seat, count: usize },
+    /// A hand holds more than the largest hand allows.
+    TooManyCards {
+        /// The seat.
+        seat: Seat,
+        /// Cards in its hand.
+        count: usize,
+    },
     #[error("the standing play was made by {0}, the seat to move: it would lead instead")]
+    /// The standing play is the mover's own.
     LastIsMover(Seat),
     #[error("the standing play cannot be a pass; leave `last` out when the mover leads")]
+    /// The standing play is a pass.
     LastIsPass,
     #[error("the hands and the standing play hold more copies of {0} than a deck has")]
+    /// More copies of a rank than a deck has; carries the rank's card character.
     TooManyCopies(char),
 }
 
@@ -106,6 +125,7 @@ impl Position {
         self.last
     }
 
+    /// The rules in play (which combination types are allowed).
     pub fn rules(&self) -> Rules {
         self.rules
     }
@@ -129,6 +149,7 @@ impl Position {
         s
     }
 
+    /// The hand of `seat` (empty when it takes no part).
     pub fn hand(&self, seat: Seat) -> Hand {
         self.hands[seat.index()]
     }

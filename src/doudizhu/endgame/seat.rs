@@ -8,6 +8,7 @@ use super::PositionError;
 #[repr(u8)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Seat {
+    /// The landlord, who plays alone against the two peasants.
     Landlord = 0,
     /// The peasant who plays right after the landlord.
     LandlordDown = 1,
@@ -16,13 +17,16 @@ pub enum Seat {
 }
 
 impl Seat {
+    /// The three seats in turn order, indexed by [`Seat::index`].
     pub const ALL: [Seat; 3] = [Seat::Landlord, Seat::LandlordDown, Seat::LandlordUp];
 
+    /// The seat's index, `0..3` in turn order.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The seat with index `i`, `None` unless `i < 3`.
     pub const fn from_index(i: usize) -> Option<Seat> {
         if i < 3 { Some(Seat::ALL[i]) } else { None }
     }
@@ -33,6 +37,7 @@ impl Seat {
         Seat::ALL[(self as usize + 1) % 3]
     }
 
+    /// Whether this is the landlord's seat.
     pub const fn is_landlord(self) -> bool {
         matches!(self, Seat::Landlord)
     }
