@@ -181,9 +181,9 @@ pub struct Combo {
     pub kind: ComboType,
     /// The cards played, kickers included.
     pub cards: Hand,
-    /// The main rank (see above).
+    /// The main rank, as defined in the type docs.
     pub rank: Rank,
-    /// The number of consecutive body ranks (see above).
+    /// The number of consecutive body ranks, as defined in the type docs.
     pub length: u8,
 }
 

@@ -28,6 +28,8 @@
 //! assert_eq!(split(hand, &rules).plays, 2); // 333444 with 5566, and KKKK
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bid;
 pub mod bot;
 mod cards;

@@ -203,6 +203,7 @@ pub struct Board {
 }
 
 impl Board {
+    /// An empty board of `size` × `size` cells under `rule`; black to move.
     pub fn new(size: usize, rule: Rule) -> Result<Board, PositionError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(PositionError::BadSize(size));
@@ -242,6 +243,8 @@ impl Board {
         Ok(b)
     }
 
+    /// The board after `moves`, played alternately from black; every move must be
+    /// legal and the game still open afterwards.
     pub fn from_moves(size: usize, rule: Rule, moves: &[Point]) -> Result<Board, PositionError> {
         let mut b = Board::new(size, rule)?;
         for (index, &(x, y)) in moves.iter().enumerate() {
@@ -268,14 +271,17 @@ impl Board {
         Ok(b)
     }
 
+    /// Cells per side.
     pub fn size(&self) -> usize {
         self.size
     }
 
+    /// The rule the game is played under.
     pub fn rule(&self) -> Rule {
         self.rule
     }
 
+    /// The side to move.
     pub fn to_move(&self) -> Stone {
         if self.history.len().is_multiple_of(2) {
             Stone::Black
@@ -284,6 +290,7 @@ impl Board {
         }
     }
 
+    /// The stone on `(x, y)`; `None` for an empty or off-board point.
     pub fn stone(&self, (x, y): Point) -> Option<Stone> {
         if x >= self.size || y >= self.size {
             return None;
@@ -295,6 +302,7 @@ impl Board {
         }
     }
 
+    /// The moves played so far, in order.
     pub fn moves(&self) -> Vec<Point> {
         self.history
             .iter()
@@ -302,6 +310,7 @@ impl Board {
             .collect()
     }
 
+    /// Whether the side to move may play `(x, y)`: on the board, empty, not forbidden.
     pub fn is_legal(&self, (x, y): Point) -> bool {
         x < self.size
             && y < self.size
@@ -309,6 +318,8 @@ impl Board {
             && !self.is_forbidden((x, y))
     }
 
+    /// Whether `(x, y)` is an empty point forbidden to black under [`Rule::Renju`]
+    /// with black to move.
     pub fn is_forbidden(&self, (x, y): Point) -> bool {
         if self.rule != Rule::Renju
             || self.to_move() != Stone::Black
@@ -327,11 +338,13 @@ impl Board {
         self.clone().forbidden_black(c)
     }
 
+    /// Plays `(x, y)` for the side to move; the point must be on the board and empty.
     pub fn play(&mut self, (x, y): Point) {
         let c = y * self.size + x;
         self.play_idx(c);
     }
 
+    /// Takes back the last move; does nothing on an empty board.
     pub fn undo(&mut self) {
         if !self.history.is_empty() {
             self.undo_idx();
@@ -352,6 +365,7 @@ impl Board {
         five.then_some(if s == 0 { Stone::Black } else { Stone::White })
     }
 
+    /// Whether every point holds a stone.
     pub fn is_full(&self) -> bool {
         self.history.len() == self.size * self.size
     }

@@ -27,6 +27,8 @@
 //! assert_eq!(found.win_in, Some(1));
 //! ```
 
+#![warn(missing_docs)]
+
 mod board;
 // A test fixture (the speed example and the benches), not part of the API.
 #[doc(hidden)]
@@ -39,7 +41,9 @@ mod tests;
 pub use board::Board;
 pub use search::{Engine, Limits, SearchResult, WIN_SCORE, search};
 
+/// The smallest board size (cells per side).
 pub const MIN_SIZE: usize = 5;
+/// The largest board size (cells per side).
 pub const MAX_SIZE: usize = 22;
 
 /// Which fives win and which moves black may not make.
@@ -57,11 +61,14 @@ pub enum Rule {
 /// Black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stone {
+    /// The first player's stones.
     Black,
+    /// The second player's stones.
     White,
 }
 
 impl Stone {
+    /// The other colour.
     pub fn opponent(self) -> Stone {
         match self {
             Stone::Black => Stone::White,
@@ -73,20 +80,52 @@ impl Stone {
 /// `(x, y)` = (column, row), 0-based from the top-left.
 pub type Point = (usize, usize);
 
+/// Why a board size or move list is not a playable position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     #[error("board size {0} is outside 5..=22")]
+    /// The board size is outside [`MIN_SIZE`]`..=`[`MAX_SIZE`]; carries the size.
     BadSize(usize),
     #[error("move {index} at ({x}, {y}) is off the board")]
-    OffBoard { index: usize, x: usize, y: usize },
+    /// A move lies outside the board.
+    OffBoard {
+        /// Position of the move in the move list.
+        index: usize,
+        /// Its column.
+        x: usize,
+        /// Its row.
+        y: usize,
+    },
     #[error("move {index} at ({x}, {y}) is on an occupied cell")]
-    Occupied { index: usize, x: usize, y: usize },
+    /// A move is on a cell that already holds a stone.
+    Occupied {
+        /// Position of the move in the move list.
+        index: usize,
+        /// Its column.
+        x: usize,
+        /// Its row.
+        y: usize,
+    },
     #[error("move {index} comes after the game was already won")]
-    AfterWin { index: usize },
+    /// A move follows a move that already won.
+    AfterWin {
+        /// Position of the move in the move list.
+        index: usize,
+    },
     #[error("move {index} at ({x}, {y}) is forbidden for black under renju")]
-    Forbidden { index: usize, x: usize, y: usize },
+    /// A black move is forbidden under [`Rule::Renju`].
+    Forbidden {
+        /// Position of the move in the move list.
+        index: usize,
+        /// Its column.
+        x: usize,
+        /// Its row.
+        y: usize,
+    },
     #[error("the game is already won")]
+    /// The moves end in a won game: nothing is left to search.
     AlreadyWon,
     #[error("the board is full")]
+    /// The moves fill the board: nothing is left to search.
     BoardFull,
 }

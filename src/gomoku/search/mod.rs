@@ -61,12 +61,16 @@ static LMR: std::sync::LazyLock<[[i32; 64]; 32]> = std::sync::LazyLock::new(|| {
     t
 });
 
+/// Bounds on one search, besides its [`Stop`]; `None` means no bound.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// The deepest iteration to search, in plies.
     pub max_depth: Option<u32>,
+    /// The most nodes to search.
     pub max_nodes: Option<u64>,
 }
 
+/// What a search found for the side to move.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
     /// Always legal for the side to move.
@@ -78,6 +82,7 @@ pub struct SearchResult {
     pub win_in: Option<i32>,
     /// Deepest completed iteration.
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
     /// Starts with `best`.
     pub pv: Vec<Point>,
@@ -89,6 +94,7 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine with a transposition table of at most `tt_mib` MiB (at least 1).
     pub fn new(tt_mib: usize) -> Engine {
         Engine {
             tt: Tt::new(tt_mib),
