@@ -13,7 +13,9 @@ use super::tiles::{
 pub struct Set {
     /// Chow: lowest tile; pung/kong: the tile.
     pub tile: u8,
+    /// A chow (sequence from `tile` up); otherwise a pung or kong.
     pub chow: bool,
+    /// A kong (open, added or concealed).
     pub kong: bool,
     /// Exposed (called) set.
     pub open: bool,
@@ -24,23 +26,40 @@ pub struct Set {
 /// Shape of a complete hand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shape {
-    Standard { sets: Vec<Set>, pair: u8 },
+    /// Four sets and a pair.
+    Standard {
+        /// The sets: from [`shapes`] the concealed ones only, in a [`WinValue`] the melds too.
+        sets: Vec<Set>,
+        /// Kind of the pair.
+        pair: u8,
+    },
+    /// Seven pairs: the kinds of the pairs (in Red Dragon, a pair of two wildcards is
+    /// listed as the red dragon).
     SevenPairs(Vec<u8>),
+    /// Thirteen orphans (not in Red Dragon).
     Orphans,
 }
 
 /// Everything needed to value a complete hand.
 #[derive(Debug, Clone)]
 pub struct WinInput<'a> {
+    /// Rule set that values the hand.
     pub variant: Variant,
     /// Concealed tiles including the winning tile.
     pub conc: TileCounts,
+    /// Declared melds (not in `conc`).
     pub melds: &'a [Meld],
+    /// Kind index of the winning tile.
     pub win_tile: u8,
+    /// Won by self-draw; otherwise on a discard.
     pub self_drawn: bool,
+    /// The winner's seat wind.
     pub seat_wind: Wind,
+    /// The prevailing (round) wind.
     pub round_wind: Wind,
+    /// Hong Kong bonus tiles the winner holds (the other variants ignore them).
     pub flowers: &'a [Flower],
+    /// Riichi only: the winner declared riichi (1 han); the other variants ignore it.
     pub riichi: bool,
 }
 
@@ -49,7 +68,9 @@ pub struct WinInput<'a> {
 pub struct WinValue {
     /// Hong Kong fan, Riichi han (yaku only, no dora) or Red Dragon points.
     pub value: u32,
+    /// What the value is made of, as (name, fan / han / points).
     pub items: Vec<(&'static str, u32)>,
+    /// The reading valued; for the standard form its sets include the melds.
     pub shape: Shape,
 }
 

@@ -47,9 +47,11 @@ use super::tiles::{
 pub struct Situation {
     /// Tsumo (otherwise ron).
     pub self_drawn: bool,
+    /// Riichi declared (1 han, closed hands only).
     pub riichi: bool,
     /// Riichi declared on the first uninterrupted turn (2 han, replaces riichi).
     pub double_riichi: bool,
+    /// Won within one go-around after the riichi, no call in between (1 han).
     pub ippatsu: bool,
     /// Won on the replacement tile after a kong.
     pub rinshan: bool,
@@ -59,15 +61,19 @@ pub struct Situation {
     pub haitei: bool,
     /// Won on the last discard (ron).
     pub houtei: bool,
+    /// The dealer won on the first draw, no call before it (yakuman).
     pub tenhou: bool,
+    /// A non-dealer won on its first draw, no call before it (yakuman).
     pub chiihou: bool,
     /// Wind tile index 27..=30; East is the dealer.
     pub seat_wind: u8,
+    /// Round wind tile index 27..=30.
     pub round_wind: u8,
     /// Kind indices of the dora indicators.
     pub dora_indicators: Vec<u8>,
     /// Kind indices of the ura dora indicators (counted for a riichi hand only).
     pub ura_indicators: Vec<u8>,
+    /// Repeat counters: +300 points on ron, +100 per payer on tsumo.
     pub honba: u32,
     /// Riichi sticks on the table, which go to the winner.
     pub kyotaku: u32,
@@ -108,11 +114,22 @@ impl Situation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Payments {
     /// The discarder pays everything.
-    Ron { discarder: u32 },
+    Ron {
+        /// Points the discarder pays.
+        discarder: u32,
+    },
     /// A non-dealer's tsumo: the dealer pays `dealer`, each other player `non_dealer`.
-    Tsumo { dealer: u32, non_dealer: u32 },
+    Tsumo {
+        /// Points the dealer pays.
+        dealer: u32,
+        /// Points each of the two other non-dealers pays.
+        non_dealer: u32,
+    },
     /// The dealer's tsumo: each of the three pays `each`.
-    DealerTsumo { each: u32 },
+    DealerTsumo {
+        /// Points each of the three others pays.
+        each: u32,
+    },
 }
 
 impl Payments {
@@ -139,12 +156,15 @@ pub struct HandScore {
     pub yaku: Vec<(&'static str, u32)>,
     /// Dora, red fives and ura dora found in the hand (not added to a yakuman's han).
     pub dora: u32,
+    /// Red fives in the hand and melds (1 han each).
     pub red: u32,
+    /// Ura dora (riichi hands only).
     pub ura: u32,
     /// Basic points (fu × 2^(2 + han), capped by the limit hands).
     pub base: u32,
     /// Points the winner gains in all, honba and kyotaku included.
     pub total: u32,
+    /// Who pays how much.
     pub payments: Payments,
 }
 
@@ -153,7 +173,9 @@ pub struct HandScore {
 pub struct HandTiles<'a> {
     /// Concealed tiles including the winning tile.
     pub conc: &'a TileCounts,
+    /// Declared melds (not in `conc`).
     pub melds: &'a [Meld],
+    /// Kind index of the winning tile.
     pub win_tile: u8,
 }
 
@@ -167,6 +189,7 @@ pub struct Yaku {
 }
 
 impl Yaku {
+    /// Total han of the yaku (13 per yakuman).
     pub fn han(&self) -> u32 {
         self.items.iter().map(|i| i.1).sum()
     }

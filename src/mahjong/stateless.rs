@@ -13,8 +13,11 @@ use super::tiles::{Meld, MeldKind, Tile, TileCounts};
 /// One discard in the caller's river.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RiverEntry {
+    /// Who discarded it: 0 the seat, 1 right, 2 across, 3 left.
     pub seat: u8,
+    /// The discarded tile.
     pub tile: Tile,
+    /// Discarded straight from the draw.
     pub tsumogiri: bool,
     /// The seat declared riichi with this discard.
     pub riichi: bool,
@@ -25,6 +28,7 @@ pub struct RiverEntry {
 /// What a stateless request may say about the table beyond the seat's own hand.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TableFields {
+    /// Every discard in the order made, all seats; empty when the caller gives none.
     pub river: Vec<RiverEntry>,
     /// Melds of seats 1, 2 and 3.
     pub opponent_melds: [Vec<Meld>; 3],
@@ -32,7 +36,9 @@ pub struct TableFields {
     pub scores: Option<[i32; 4]>,
     /// Tiles left in the live wall.
     pub wall: Option<u8>,
+    /// Repeat counters on the table.
     pub honba: u32,
+    /// Riichi sticks on the table.
     pub kyotaku: u32,
     /// The tile the seat just called to form its last meld (kuikae).
     pub called_tile: Option<Tile>,
@@ -44,7 +50,12 @@ pub enum Question {
     /// Its own turn after a draw (`ctx.drawn`) or a call.
     OwnTurn,
     /// Seat `from` discarded `tile`.
-    Discard { tile: Tile, from: u8 },
+    Discard {
+        /// The discarded tile.
+        tile: Tile,
+        /// The seat that discarded it (1 right, 2 across, 3 left).
+        from: u8,
+    },
 }
 
 /// Table fields that do not describe a possible table.
@@ -52,11 +63,20 @@ pub enum Question {
 pub enum TableFieldError {
     /// River entry `index` declares riichi for a seat that already did.
     #[error("a seat declares riichi once")]
-    RiichiTwice { index: usize },
+    RiichiTwice {
+        /// Position of the entry in `river`.
+        index: usize,
+    },
+    /// `wall` is too large: a tile has been drawn, so fewer than [`LIVE_WALL`] are left.
     #[error("at most {max} tiles")]
-    WallTooLarge { max: u8 },
+    WallTooLarge {
+        /// The largest `wall` allowed, [`LIVE_WALL`] − 1.
+        max: u8,
+    },
+    /// `called_tile` is given, but the seat's last meld is missing or concealed.
     #[error("the seat has no open meld")]
     CalledTileWithoutOpenMeld,
+    /// `called_tile` is not among the tiles of the seat's last meld.
     #[error("not in the seat's last meld")]
     CalledTileNotInLastMeld,
     /// The hand, melds, river and indicators together hold impossible counts.

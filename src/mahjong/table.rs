@@ -29,81 +29,129 @@ pub const RIICHI_MIN_WALL: u8 = 4;
 /// Bounds on the counters a log may carry, far beyond any real game, so that point
 /// arithmetic cannot overflow.
 pub const MAX_STICKS: u32 = 100;
+/// Largest score, positive or negative, a log may carry (see [`MAX_STICKS`]).
 pub const MAX_SCORE: i32 = 10_000_000;
 
 /// One event of a hand, as the seat sees it (`None` tiles are hidden).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
+    /// A new game: the table starts afresh.
     StartGame,
+    /// A new hand is dealt.
     StartKyoku {
+        /// Round wind tile index 27..=30.
         round_wind: u8,
         /// 1..=4 within the round.
         kyoku: u8,
+        /// Repeat counters.
         honba: u32,
+        /// Riichi sticks on the table.
         kyotaku: u32,
+        /// Dealer's seat 0..=3.
         dealer: u8,
+        /// The first dora indicator.
         dora_indicator: Tile,
+        /// Scores by seat at the start of the hand.
         scores: [i32; 4],
         /// The seat's own 13 tiles.
         hand: Vec<Tile>,
     },
+    /// `actor` draws.
     Tsumo {
+        /// The drawing seat.
         actor: u8,
+        /// The tile drawn; `None` when hidden (another seat's draw).
         tile: Option<Tile>,
     },
+    /// `actor` discards.
     Dahai {
+        /// The discarding seat.
         actor: u8,
+        /// The discarded tile.
         tile: Tile,
+        /// Discarded straight from the draw.
         tsumogiri: bool,
     },
+    /// `actor` calls a chow on the discard of `target`, the seat to its left.
     Chi {
+        /// The calling seat.
         actor: u8,
+        /// The seat that discarded.
         target: u8,
+        /// The called discard.
         tile: Tile,
+        /// The two tiles from the caller's hand.
         consumed: [Tile; 2],
     },
+    /// `actor` calls a pung on `target`'s discard.
     Pon {
+        /// The calling seat.
         actor: u8,
+        /// The seat that discarded.
         target: u8,
+        /// The called discard.
         tile: Tile,
+        /// The two tiles from the caller's hand.
         consumed: [Tile; 2],
     },
+    /// `actor` calls an open kan on `target`'s discard; a replacement draw follows.
     Daiminkan {
+        /// The calling seat.
         actor: u8,
+        /// The seat that discarded.
         target: u8,
+        /// The called discard.
         tile: Tile,
+        /// The three tiles from the caller's hand.
         consumed: [Tile; 3],
     },
+    /// `actor` adds `tile` to its pung, making a kan; the others may rob it (chankan).
     Kakan {
+        /// The seat making the kan.
         actor: u8,
+        /// The added tile.
         tile: Tile,
     },
+    /// `actor` declares a concealed kan; a replacement draw follows.
     Ankan {
+        /// The seat making the kan.
         actor: u8,
+        /// The four tiles of one kind.
         consumed: [Tile; 4],
     },
+    /// A new (kan) dora indicator is revealed.
     Dora {
+        /// The indicator tile.
         indicator: Tile,
     },
+    /// `actor` declares riichi; its next discard is the declaration tile.
     Reach {
+        /// The declaring seat.
         actor: u8,
     },
+    /// `actor`'s riichi stands: the 1,000-point deposit goes to the table.
     ReachAccepted {
+        /// The seat whose riichi stands.
         actor: u8,
     },
     /// A win, a drawn hand or the hand's end: nothing more happens in this hand.
     /// `scores`, when the log carries them, are the scores after it.
     HandOver {
+        /// Scores by seat after the hand.
         scores: Option<[i32; 4]>,
     },
+    /// The game is over.
     EndGame,
 }
 
 /// A discard in the order made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RiverTile {
+    /// Seat 0..=3 that discarded it.
     pub seat: u8,
+    /// The discarded tile.
     pub tile: Tile,
+    /// Discarded straight from the draw.
     pub tsumogiri: bool,
     /// Taken by another seat's call (it then stands in that seat's meld).
     pub called: bool,
@@ -112,6 +160,7 @@ pub struct RiverTile {
 /// What each seat has shown.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seat {
+    /// Declared melds, in the order made.
     pub melds: Vec<Meld>,
     /// Index in [`Table::river`] of the riichi declaration tile.
     pub riichi: Option<usize>,
@@ -130,6 +179,7 @@ pub struct Seat {
 }
 
 impl Seat {
+    /// Whether a meld opens the hand (a concealed kan does not).
     pub fn has_open_meld(&self) -> bool {
         self.melds.iter().any(|m| m.kind.is_open())
     }
@@ -141,27 +191,45 @@ pub enum Turn {
     /// No hand is being played.
     Idle,
     /// `seat` is to draw (a replacement draw after a kan when `rinshan`).
-    Draw { seat: u8, rinshan: bool },
+    Draw {
+        /// The seat to draw.
+        seat: u8,
+        /// The draw is a replacement after a kan.
+        rinshan: bool,
+    },
     /// `seat` holds 3n+2 tiles and must act: discard, riichi, kan or win. `drawn` is the
     /// tile it just drew, as the seat sees it (`None` for another seat's draw and after a
     /// call), `rinshan` when that was a replacement draw, `after_call` when the seat
     /// called instead of drawing (it may then only discard).
     Act {
+        /// The seat to act.
         seat: u8,
+        /// The tile just drawn, as the seat sees it.
         drawn: Option<Tile>,
+        /// The tile was a replacement draw after a kan.
         rinshan: bool,
+        /// The seat called instead of drawing.
         after_call: bool,
     },
     /// `seat` discarded the last river tile; the others may call or win on it.
-    Discarded { seat: u8 },
+    Discarded {
+        /// The seat that discarded.
+        seat: u8,
+    },
     /// `seat` added `tile` to a pung; the others may rob it (chankan).
-    Added { seat: u8, tile: Tile },
+    Added {
+        /// The seat that added the tile.
+        seat: u8,
+        /// The added tile.
+        tile: Tile,
+    },
 }
 
 /// Why an event cannot happen at this point.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct ReplayError {
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -174,20 +242,31 @@ fn refuse<T>(message: impl Into<String>) -> Result<T, ReplayError> {
 /// The whole table as seat `me` knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
+    /// The seat the table is seen from, 0..=3.
     pub me: u8,
+    /// Round wind tile index 27..=30.
     pub round_wind: u8,
+    /// Hand number within the round, 1..=4.
     pub kyoku: u8,
+    /// Repeat counters.
     pub honba: u32,
+    /// Riichi sticks on the table.
     pub kyotaku: u32,
+    /// Dealer's seat 0..=3.
     pub dealer: u8,
+    /// Scores by seat.
     pub scores: [i32; 4],
+    /// Dora indicators shown, the first one first (at most [`MAX_DORA_INDICATORS`]).
     pub dora_indicators: Vec<Tile>,
     /// The seat's concealed tiles (including a drawn tile).
     pub hand: Vec<Tile>,
+    /// What each seat has shown, by seat number.
     pub seats: [Seat; 4],
+    /// Every discard of the hand in the order made, all seats, called ones included.
     pub river: Vec<RiverTile>,
     /// Draws made this hand (the live wall holds [`LIVE_WALL`] minus this).
     pub draws: u8,
+    /// Whose move it is.
     pub turn: Turn,
     /// Tiles seen that the rivers, melds and indicators do not account for (a stateless
     /// caller's `visible`).
@@ -254,14 +333,17 @@ impl Table {
         LIVE_WALL.saturating_sub(self.draws)
     }
 
+    /// Seat wind tile index 27..=30 of `seat`.
     pub fn seat_wind(&self, seat: u8) -> u8 {
         seat_wind_of(seat, self.dealer)
     }
 
+    /// The seat the table is seen from.
     pub fn my_seat(&self) -> &Seat {
         &self.seats[self.me as usize]
     }
 
+    /// Counts of the seat's concealed tiles.
     pub fn concealed(&self) -> TileCounts {
         TileCounts::from_tiles(&self.hand)
     }

@@ -12,8 +12,11 @@ pub const EAST: u8 = 27;
 /// Rule set the bot plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Variant {
+    /// Hong Kong: 136 tiles plus 8 flowers and seasons; chow, pung and kong calls; fan.
     HongKong,
+    /// Riichi under Tenhou's rules: red fives, yaku, han and fu.
     Riichi,
+    /// Red Dragon: 108 suited tiles plus 4 red dragon wildcards; no chows; self-draw wins only.
     RedDragon,
 }
 
@@ -75,14 +78,18 @@ impl Variant {
 /// A tile: kind index 0..34 (`0..9` m, `9..18` p, `18..27` s, `27..34` ESWN PFC) and a red flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tile {
+    /// Kind index 0..34, in the order above.
     pub index: u8,
+    /// A red five (Riichi only).
     pub red: bool,
 }
 
 impl Tile {
+    /// The plain tile of kind `index`.
     pub const fn new(index: u8) -> Self {
         Self { index, red: false }
     }
+    /// The red copy of kind `index`; meant for a suited five.
     pub const fn red(index: u8) -> Self {
         Self { index, red: true }
     }
@@ -131,18 +138,22 @@ pub fn rank_of(index: u8) -> u8 {
     }
 }
 
+/// Whether the kind is an honor: a wind or a dragon (`1z`..`7z`).
 pub fn is_honor(index: u8) -> bool {
     index >= 27
 }
 
+/// Whether the kind is a 1, a 9 or an honor.
 pub fn is_terminal_or_honor(index: u8) -> bool {
     index >= 27 || matches!(index % 9, 0 | 8)
 }
 
+/// Whether the kind is a dragon: white `5z`, green `6z` or red `7z`.
 pub fn is_dragon(index: u8) -> bool {
     index >= 31
 }
 
+/// Tenhou name of kind `index` (`5m`, `7z`).
 pub fn kind_name(index: u8) -> String {
     let suit = b"mpsz"[suit_of(index) as usize] as char;
     format!("{}{}", rank_of(index), suit)
@@ -176,6 +187,7 @@ impl TileCounts {
         }
         Some(c)
     }
+    /// Number of tiles counted.
     pub fn total(&self) -> u32 {
         self.0.iter().map(|&c| c as u32).sum()
     }
@@ -186,9 +198,11 @@ impl TileCounts {
         let n = &mut self.0[index as usize];
         *n = n.saturating_add(1);
     }
+    /// One fewer of `index`, which must be present.
     pub fn remove(&mut self, index: u8) {
         self.0[index as usize] -= 1;
     }
+    /// Count of kind `index`.
     pub fn get(&self, index: u8) -> u8 {
         self.0[index as usize]
     }
@@ -224,13 +238,21 @@ impl TileCounts {
 /// Why a tile token could not be parsed; `index` is the position of the tile in its list.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TileError {
+    /// A token that is not a tile.
     #[error("tile {index}: unknown tile `{token}`")]
-    Unknown { index: usize, token: String },
+    Unknown {
+        /// Position of the tile in its list, from 0.
+        index: usize,
+        /// The text that is not a tile.
+        token: String,
+    },
+    /// Digits without a suit letter after them; holds the whole input.
     #[error("digits without a suit letter at the end of `{0}`")]
     MissingSuit(String),
 }
 
 impl TileError {
+    /// Position of the bad tile in its list (0 for a missing suit).
     pub fn index(&self) -> usize {
         match self {
             Self::Unknown { index, .. } => *index,
@@ -336,11 +358,13 @@ pub fn parse_mjai<S: AsRef<str>>(names: &[S]) -> Result<Vec<Tile>, TileError> {
 /// A Hong Kong bonus tile: flower (`1f`..`4f`) or season (`1g`..`4g`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Flower {
+    /// A season (`1g`..`4g`) rather than a flower (`1f`..`4f`).
     pub season: bool,
     /// 1..=4; matches seat East = 1, South = 2, West = 3, North = 4.
     pub number: u8,
 }
 
+/// Parses a Hong Kong bonus tile: flower `1f`..`4f` or season `1g`..`4g`.
 pub fn parse_flower(s: &str) -> Option<Flower> {
     let b = s.as_bytes();
     if b.len() != 2 || !(b'1'..=b'4').contains(&b[0]) {
@@ -360,13 +384,18 @@ pub fn parse_flower(s: &str) -> Option<Flower> {
 /// A seat or round wind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Wind {
+    /// East, `1z`: the dealer's seat wind.
     East,
+    /// South, `2z`.
     South,
+    /// West, `3z`.
     West,
+    /// North, `4z`.
     North,
 }
 
 impl Wind {
+    /// The four winds in turn order, East first.
     pub const ALL: [Wind; 4] = [Wind::East, Wind::South, Wind::West, Wind::North];
 
     /// The wind's tile kind, 27 (East) to 30 (North).
@@ -398,13 +427,18 @@ pub fn parse_wind(s: &str) -> Option<Wind> {
 /// Kind of a declared meld.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MeldKind {
+    /// Three in sequence in one suit (Riichi chi).
     Chow,
+    /// Three of a kind (Riichi pon).
     Pung,
+    /// An exposed kong: called on a discard or added to a pung (Riichi daiminkan, kakan).
     Kong,
+    /// Four of a kind from the own hand, shown but not opening the hand (Riichi ankan).
     ConcealedKong,
 }
 
 impl MeldKind {
+    /// Parses `chow`, `pung`, `kong` or `concealed_kong`.
     pub fn from_name(s: &str) -> Option<Self> {
         match s {
             "chow" => Some(Self::Chow),
@@ -414,6 +448,7 @@ impl MeldKind {
             _ => None,
         }
     }
+    /// Whether the meld opens the hand (all but a concealed kong).
     pub fn is_open(self) -> bool {
         self != Self::ConcealedKong
     }
@@ -422,7 +457,10 @@ impl MeldKind {
 /// A declared meld.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Meld {
+    /// Chow, pung or kong.
     pub kind: MeldKind,
+    /// The meld's tiles (3 or 4), a called one included; in Red Dragon wildcards may stand
+    /// in a pung or kong.
     pub tiles: Vec<Tile>,
 }
 

@@ -60,6 +60,7 @@ use super::tiles::{KINDS, Meld, MeldKind, Tile, TileCounts, rank_of, suit_of};
 pub struct RiverTile {
     /// Seat 0..4 that discarded it.
     pub seat: u8,
+    /// The discarded tile.
     pub tile: Tile,
     /// Discarded straight from the draw (not from the hand).
     pub tsumogiri: bool,
@@ -82,6 +83,7 @@ pub struct TableView<'a> {
     pub dora: Vec<u8>,
     /// Seat winds, tile index 27..=30 (27 = East = dealer).
     pub seat_winds: [u8; 4],
+    /// Round wind, tile index 27..=30.
     pub round_wind: u8,
     /// Tiles left in the live wall.
     pub tiles_left: u8,
@@ -100,6 +102,7 @@ pub use tuning::DEAL_IN_FLOOR;
 /// Everything the model reads about one opponent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpponentRead {
+    /// The opponent's seat 0..4.
     pub seat: u8,
     /// Probability the opponent is tenpai now ([`tenpai_probability`]).
     pub tenpai: f64,

@@ -38,32 +38,50 @@ use super::tiles::Tile;
 pub enum TableAction {
     /// Nothing to do, or decline a call.
     Pass,
+    /// Discard `tile`.
     Discard {
+        /// The very copy to discard (red or not).
         tile: Tile,
+        /// The tile is the one just drawn.
         tsumogiri: bool,
     },
     /// Declare riichi; the discard is the next decision.
     Riichi,
+    /// Call a chow on `target`'s discard.
     Chi {
+        /// Seat that made the discard.
         target: u8,
+        /// The called discard.
         tile: Tile,
+        /// The two tiles from the hand that complete the sequence.
         consumed: [Tile; 2],
     },
+    /// Call a pung on `target`'s discard.
     Pon {
+        /// Seat that made the discard.
         target: u8,
+        /// The called discard.
         tile: Tile,
+        /// The two tiles of its kind from the hand.
         consumed: [Tile; 2],
     },
+    /// Declare a concealed kan.
     Ankan {
+        /// The four tiles of one kind from the hand.
         consumed: [Tile; 4],
     },
+    /// Add `tile` to a pung, making it a kan.
     Kakan {
+        /// The tile added from the hand.
         tile: Tile,
+        /// The pung's three tiles.
         consumed: [Tile; 3],
     },
     /// Win: by self-draw when `target` is the seat itself.
     Hora {
+        /// Seat whose discard or added tile wins; the seat itself for a self-draw.
         target: u8,
+        /// The winning tile.
         tile: Tile,
     },
     /// Nine different terminals and honors on the first draw: abort the hand.
@@ -73,12 +91,15 @@ pub enum TableAction {
 /// A decision and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableDecision {
+    /// What to do.
     pub action: TableAction,
     /// With `Riichi`: the discard that will follow the declaration.
     pub riichi_discard: Option<Tile>,
+    /// Why, in words, for the response.
     pub reason: String,
     /// Shanten of the hand after the action (−1 for a win).
     pub shanten: i8,
+    /// Name of the strategy that decided ([`strategy_name`]).
     pub strategy: &'static str,
     /// Points the win scores, when the action is a win.
     pub win_points: Option<u32>,
