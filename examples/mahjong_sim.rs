@@ -17,7 +17,7 @@ use gamebot::mahjong::shanten::{live_counts, shanten};
 use gamebot::mahjong::tiles::{
     Meld, MeldKind, Tile, TileCounts, Variant, is_terminal_or_honor, rank_of,
 };
-use gamebot::mahjong::{Action, Category, DiscardContext, Strategy, decide_discard};
+use gamebot::mahjong::{Action, Category, DiscardContext, HandSetup, Strategy, decide_discard};
 use gamebot::rng::SplitMix64;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -63,7 +63,7 @@ fn play(variant: Variant, policy: Policy, rng: &mut SplitMix64) -> Outcome {
         let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         w.swap(i, j);
     }
-    let mut ctx = DiscardContext::new(variant, w.drain(..13).collect());
+    let mut ctx = HandSetup::new(variant, w.drain(..13).collect());
     ctx.strategy = match policy {
         Policy::Bot(s) => s,
         _ => Strategy::Efficient,
@@ -83,8 +83,9 @@ fn play(variant: Variant, policy: Policy, rng: &mut SplitMix64) -> Outcome {
         replacement = false;
         ctx.hand.push(t);
         ctx.drawn = Some(t);
+        let checked = DiscardContext::for_turn(ctx.clone()).expect("a dealt hand is a valid hand");
         let start = Instant::now();
-        let d = decide_discard(&ctx);
+        let d = decide_discard(&checked);
         let tile = match policy {
             Policy::Bot(_) => {
                 out.times.push(start.elapsed().as_nanos() as u32);

@@ -15,7 +15,8 @@ use crate::mahjong::riichi_bot::{self, TableAction, TableDecision};
 use crate::mahjong::stateless::{self, Question, RiverEntry, TableFieldError, TableFields};
 use crate::mahjong::tiles::{Meld, MeldKind, Tile, Variant};
 use crate::mahjong::{
-    self, Action, ClaimAction, DiscardContext, Discarder, Field, MahjongError, Strategy,
+    self, Action, ClaimAction, ClaimContext, DiscardContext, Discarder, Field, HandSetup,
+    MahjongError, Strategy,
 };
 
 /// Tiles: a tenhou string (`123m456p789s1234567z`, 0 = red five) or a list of
@@ -249,13 +250,14 @@ macro_rules! mahjong_request {
         }
 
         impl $name {
-            fn context(&self) -> Result<DiscardContext, MahjongError> {
+            /// The request's hand, parsed but not yet checked as a whole.
+            fn setup(&self) -> Result<HandSetup, MahjongError> {
                 let variant = match self.variant {
                     VariantName::HongKong => Variant::HongKong,
                     VariantName::Riichi => Variant::Riichi,
                     VariantName::RedDragon => Variant::RedDragon,
                 };
-                let mut ctx = DiscardContext::new(variant, self.hand.parse(Field::Hand)?);
+                let mut ctx = HandSetup::new(variant, self.hand.parse(Field::Hand)?);
                 if let Some(f) = self.min_fan {
                     ctx.min_fan = f;
                 }
@@ -311,7 +313,7 @@ macro_rules! mahjong_request {
             /// The table fields, parsed; `None` unless the table bot answers (Riichi
             /// with table fields or the balanced strategy). Hong Kong's defence parses
             /// them itself (`hong_kong_table`).
-            fn table_fields(&self, ctx: &DiscardContext) -> Result<Option<TableFields>, ApiError> {
+            fn table_fields(&self, ctx: &HandSetup) -> Result<Option<TableFields>, ApiError> {
                 if ctx.variant != Variant::Riichi
                     || (self.table.is_none() && ctx.strategy != Strategy::Balanced)
                 {
@@ -325,7 +327,7 @@ macro_rules! mahjong_request {
 
             /// What the engine's context cannot check: wind names and the
             /// documented bound on `min_score`.
-            fn winds_and_limits(&self, ctx: &mut DiscardContext) -> Result<(), ApiError> {
+            fn winds_and_limits(&self, ctx: &mut HandSetup) -> Result<(), ApiError> {
                 if self.min_score.is_some_and(|m| m > MAX_MIN_SCORE) {
                     return Err(ApiError::field("/min_score", format!("must be at most {MAX_MIN_SCORE}")));
                 }
@@ -714,12 +716,12 @@ pub async fn discard(
     ApiJson(req): ApiJson<DiscardRequest>,
 ) -> Result<Json<DiscardResponse>, ApiError> {
     req.check_sizes()?;
-    let mut ctx = req.context()?;
-    req.winds_and_limits(&mut ctx)?;
+    let mut setup = req.setup()?;
+    req.winds_and_limits(&mut setup)?;
     if let Some(d) = &req.drawn {
-        ctx.drawn = Some(single_tile(d, "/drawn")?);
+        setup.drawn = Some(single_tile(d, "/drawn")?);
     }
-    mahjong::validate(&ctx)?;
+    let ctx = DiscardContext::for_turn(setup)?;
     let fields = req.table_fields(&ctx)?;
     let hk_fields = hong_kong_table(&req, &ctx)?;
     // The hand's numbers (plan, candidates) come from the stateless engine either way.
@@ -762,10 +764,7 @@ pub async fn discard(
 
 /// Hong Kong's table fields for its defence, parsed; `None` for the other variants or
 /// without `table`.
-fn hong_kong_table(
-    req: &DiscardRequest,
-    ctx: &DiscardContext,
-) -> Result<Option<TableFields>, ApiError> {
+fn hong_kong_table(req: &DiscardRequest, ctx: &HandSetup) -> Result<Option<TableFields>, ApiError> {
     match &req.table {
         Some(t) if ctx.variant == Variant::HongKong => t.fields().map(Some),
         _ => Ok(None),
@@ -840,15 +839,15 @@ pub struct ClaimResponse {
 )]
 pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResponse>, ApiError> {
     req.check_sizes()?;
-    let mut ctx = req.context()?;
-    req.winds_and_limits(&mut ctx)?;
+    let mut setup = req.setup()?;
+    req.winds_and_limits(&mut setup)?;
     let tile = single_tile(&req.tile, "/tile")?;
-    mahjong::validate_claim(&ctx, tile)?;
     let from = match req.from {
         DiscarderName::Left => Discarder::Left,
         DiscarderName::Across => Discarder::Across,
         DiscarderName::Right => Discarder::Right,
     };
+    let ctx = ClaimContext::new(setup, tile, from)?;
     if let Some(fields) = req.table_fields(&ctx)? {
         let question = Question::Discard {
             tile,
@@ -874,7 +873,7 @@ pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResp
             win_items: Vec::new(),
         }));
     }
-    let d = mahjong::decide_claim(&ctx, tile, from);
+    let d = mahjong::decide_claim(&ctx);
     Ok(Json(ClaimResponse {
         action: match d.action {
             ClaimAction::Pass => ClaimActionName::Pass,

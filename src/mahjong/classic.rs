@@ -10,11 +10,11 @@ use super::shanten::{
 use super::tiles::{
     KINDS, MeldKind, Tile, TileCounts, Variant, edge_rank, is_dragon, is_honor, suit_of,
 };
-use super::{Candidate, Category, DiscardContext, Plan, is_value_honor};
+use super::{Candidate, Category, HandSetup, Plan, is_value_honor};
 
 /// Hong Kong / Red Dragon tier from the minimum: 0, 1 (pungs or half flush), 2 (sure fan
 /// or full flush), 3 (full flush only).
-pub fn tier(ctx: &DiscardContext) -> u8 {
+pub fn tier(ctx: &HandSetup) -> u8 {
     match ctx.variant {
         Variant::HongKong => match ctx.min_fan {
             0 => 0,
@@ -31,7 +31,7 @@ pub fn tier(ctx: &DiscardContext) -> u8 {
     }
 }
 
-fn suit_totals(ctx: &DiscardContext) -> ([u32; 3], u32) {
+fn suit_totals(ctx: &HandSetup) -> ([u32; 3], u32) {
     let mut suits = [0u32; 3];
     let mut honors = 0;
     let all = ctx
@@ -49,7 +49,7 @@ fn suit_totals(ctx: &DiscardContext) -> ([u32; 3], u32) {
 }
 
 /// The suit a flush would use: forced by suited melds, else the suit held most.
-fn flush_suit(ctx: &DiscardContext) -> Option<u8> {
+fn flush_suit(ctx: &HandSetup) -> Option<u8> {
     let mut meld_suits = ctx
         .melds
         .iter()
@@ -63,7 +63,7 @@ fn flush_suit(ctx: &DiscardContext) -> Option<u8> {
     }
 }
 
-fn has_sure_fan(ctx: &DiscardContext) -> bool {
+fn has_sure_fan(ctx: &HandSetup) -> bool {
     let c = ctx.concealed();
     let own_flower = ctx
         .flowers
@@ -82,7 +82,7 @@ fn has_sure_fan(ctx: &DiscardContext) -> bool {
 }
 
 /// The seed's pungs-vs-half-flush comparison (tier 1).
-fn pungs_or_half_flush(ctx: &DiscardContext) -> Plan {
+fn pungs_or_half_flush(ctx: &HandSetup) -> Plan {
     let c = ctx.concealed();
     let wild = ctx.variant.wildcard();
     let chow_meld = ctx.melds.iter().any(|m| m.kind == MeldKind::Chow);
@@ -118,7 +118,7 @@ fn pungs_or_half_flush(ctx: &DiscardContext) -> Plan {
 
 /// Riichi open/closed decision: open when an open meld exists, or a yakuhai (dragon,
 /// seat or round wind) pung/kong or live yakuhai pair is held; closed otherwise.
-fn riichi_plan(ctx: &DiscardContext) -> Plan {
+fn riichi_plan(ctx: &HandSetup) -> Plan {
     if ctx.has_open_meld() {
         return Plan::RiichiOpen;
     }
@@ -138,7 +138,7 @@ fn riichi_plan(ctx: &DiscardContext) -> Plan {
 }
 
 /// Chooses the plan for the hand.
-pub fn choose_plan(ctx: &DiscardContext) -> Plan {
+pub fn choose_plan(ctx: &HandSetup) -> Plan {
     if ctx.variant == Variant::Riichi {
         return riichi_plan(ctx);
     }
@@ -152,7 +152,7 @@ pub fn choose_plan(ctx: &DiscardContext) -> Plan {
 }
 
 /// Kinds of a yakuhai pair the open Riichi plan rests on (never discarded).
-fn protected_pairs(ctx: &DiscardContext, plan: Plan) -> Vec<u8> {
+fn protected_pairs(ctx: &HandSetup, plan: Plan) -> Vec<u8> {
     if plan != Plan::RiichiOpen {
         return Vec::new();
     }
@@ -226,7 +226,7 @@ fn suit_slice(c: &TileCounts, suit: u8) -> [u8; 9] {
 
 /// The seed's definitions for every kind in the hand (`None` for absent kinds / wildcards).
 /// `chows = false` is the all-pungs view (sequences are not considered).
-pub fn categorize(ctx: &DiscardContext, chows: bool) -> [Option<Category>; KINDS] {
+pub fn categorize(ctx: &HandSetup, chows: bool) -> [Option<Category>; KINDS] {
     let c = ctx.concealed();
     let live = live_counts(ctx.variant, &ctx.seen());
     let vis = ctx.visible_counts();
@@ -322,7 +322,7 @@ pub fn categorize(ctx: &DiscardContext, chows: bool) -> [Option<Category>; KINDS
 }
 
 /// Per-kind numbers for every distinct concealed kind.
-pub fn candidates(ctx: &DiscardContext, plan: Plan) -> Vec<Candidate> {
+pub fn candidates(ctx: &HandSetup, plan: Plan) -> Vec<Candidate> {
     let c = ctx.concealed();
     let live = live_counts(ctx.variant, &ctx.seen());
     let melds = ctx.melds.len();

@@ -1,6 +1,6 @@
 //! The turn and claim pipeline shared by the stateless strategies: win when
 //! the rules allow (and furiten does not forbid), declare a kong that fits the
-//! plan, else discard the candidate the strategy ranks first ([`classic`] or
+//! plan, else discard the candidate the strategy ranks first ([`classic`](super::classic) or
 //! [`efficient`]); on another player's discard, win, or call what fits the plan.
 
 use super::classic::{candidates, choose_plan, classic_pick};
@@ -9,10 +9,11 @@ use super::rules::{WinInput, is_winning_hand, legal_win};
 use super::shanten::{Forms, live_counts, max_sets, shanten_forms, ukeire_forms};
 use super::tiles::{KINDS, Meld, MeldKind, Tile, TileCounts, Variant};
 use super::{
-    Action, ClaimAction, ClaimDecision, DiscardContext, DiscardDecision, Discarder, Plan, Strategy,
+    Action, ClaimAction, ClaimContext, ClaimDecision, DiscardContext, DiscardDecision, Discarder,
+    HandSetup, Plan, Strategy,
 };
 
-fn win_input<'a>(ctx: &'a DiscardContext, conc: TileCounts, win: u8, tsumo: bool) -> WinInput<'a> {
+fn win_input<'a>(ctx: &'a HandSetup, conc: TileCounts, win: u8, tsumo: bool) -> WinInput<'a> {
     WinInput {
         variant: ctx.variant,
         conc,
@@ -26,7 +27,7 @@ fn win_input<'a>(ctx: &'a DiscardContext, conc: TileCounts, win: u8, tsumo: bool
     }
 }
 
-fn kong_option(ctx: &DiscardContext, plan: Plan) -> Option<(u8, bool)> {
+fn kong_option(ctx: &HandSetup, plan: Plan) -> Option<(u8, bool)> {
     if ctx.riichi_declared {
         return None;
     }
@@ -202,7 +203,7 @@ fn best_after_discard(
 /// Riichi furiten: why the bot may not win on a discard, if it may not. The
 /// discard kind counts whatever tile completes the hand's shape, with or
 /// without a yaku.
-fn furiten(ctx: &DiscardContext, conc: &TileCounts) -> Option<String> {
+fn furiten(ctx: &HandSetup, conc: &TileCounts) -> Option<String> {
     if ctx.variant != Variant::Riichi {
         return None;
     }
@@ -220,7 +221,8 @@ fn furiten(ctx: &DiscardContext, conc: &TileCounts) -> Option<String> {
 }
 
 /// Decision on another player's discard.
-pub fn decide_claim(ctx: &DiscardContext, tile: Tile, from: Discarder) -> ClaimDecision {
+pub fn decide_claim(claim: &ClaimContext) -> ClaimDecision {
+    let (ctx, tile, from): (&HandSetup, _, _) = (claim, claim.tile(), claim.from());
     let pass = |reason: &str| ClaimDecision {
         action: ClaimAction::Pass,
         tiles: Vec::new(),

@@ -6,7 +6,7 @@
 use super::shanten::{BlockInfo, Forms, StdTables, group_of, live_counts, ukeire_forms};
 use super::tiles::Variant;
 use super::tiles::{KINDS, edge_rank};
-use super::{Candidate, Category, DiscardContext};
+use super::{Candidate, Category, HandSetup};
 
 fn order_key(c: &Candidate) -> (bool, bool, u8, std::cmp::Reverse<u32>, u8) {
     (
@@ -22,7 +22,7 @@ fn order_key(c: &Candidate) -> (bool, bool, u8, std::cmp::Reverse<u32>, u8) {
 }
 
 /// Sum over accepting draws of live copies × the best standard ukeire after the draw.
-fn lookahead(ctx: &DiscardContext, kind: u8) -> u64 {
+fn lookahead(ctx: &HandSetup, kind: u8) -> u64 {
     let variant: Variant = ctx.variant;
     let melds = ctx.melds.len();
     let live = live_counts(variant, &ctx.seen());
@@ -68,7 +68,7 @@ fn lookahead(ctx: &DiscardContext, kind: u8) -> u64 {
 }
 
 /// Picks the discard among unlocked candidates.
-pub fn pick<'a>(ctx: &DiscardContext, cands: &'a [Candidate]) -> Option<&'a Candidate> {
+pub fn pick<'a>(ctx: &HandSetup, cands: &'a [Candidate]) -> Option<&'a Candidate> {
     let pool: Vec<&Candidate> = cands.iter().filter(|c| !c.locked).collect();
     let off: Vec<&Candidate> = pool.iter().copied().filter(|c| c.off_plan).collect();
     let pool = if off.is_empty() { pool } else { off };

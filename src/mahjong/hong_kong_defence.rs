@@ -192,13 +192,17 @@ mod tests {
     use super::*;
     use crate::mahjong::stateless::RiverEntry;
     use crate::mahjong::tiles::{MeldKind, Tile, parse_tiles};
-    use crate::mahjong::{Strategy, decide_discard};
+    use crate::mahjong::{HandSetup, Strategy, decide_discard};
 
-    fn ctx(hand: &str) -> DiscardContext {
-        let mut c = DiscardContext::new(Variant::HongKong, parse_tiles(hand).unwrap());
+    fn setup(hand: &str) -> HandSetup {
+        let mut c = HandSetup::new(Variant::HongKong, parse_tiles(hand).unwrap());
         c.min_fan = 0;
         c.strategy = Strategy::Efficient;
         c
+    }
+
+    fn ctx(hand: &str) -> DiscardContext {
+        DiscardContext::for_turn(setup(hand)).unwrap()
     }
 
     fn river(steps: &[(u8, &str)]) -> Vec<RiverEntry> {
@@ -305,8 +309,9 @@ mod tests {
 
     #[test]
     fn a_win_is_never_changed() {
-        let mut c = ctx("123m456p789s1155z5z");
-        c.drawn = Some(Tile::new(k("5z")));
+        let mut s = setup("123m456p789s1155z5z");
+        s.drawn = Some(Tile::new(k("5z")));
+        let c = DiscardContext::for_turn(s).unwrap();
         let d = decide_discard(&c);
         assert_eq!(d.action, Action::Win, "{d:?}");
         assert_eq!(defend(&c, &threat(), d.clone()), d);
@@ -331,8 +336,9 @@ mod tests {
 
     #[test]
     fn other_variants_are_left_alone() {
-        let mut c = ctx(FAR);
-        c.variant = Variant::Riichi;
+        let mut s = setup(FAR);
+        s.variant = Variant::Riichi;
+        let c = DiscardContext::for_turn(s).unwrap();
         let d = decide_discard(&c);
         assert_eq!(defend(&c, &threat(), d.clone()), d);
     }

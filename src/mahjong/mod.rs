@@ -1,8 +1,9 @@
 //! Pure mahjong decision engine: Hong Kong, Riichi and Red Dragon.
 //!
 //! No I/O. Three ways in:
-//! * A hand: the HTTP layer parses JSON into a [`DiscardContext`], calls [`validate`]
-//!   (errors name the input [`Field`]) and then [`decide_discard`] or [`decide_claim`].
+//! * A hand: the HTTP layer parses JSON into a [`HandSetup`], which becomes a checked
+//!   [`DiscardContext`] or [`ClaimContext`] (errors name the input [`Field`]), and then
+//!   [`decide_discard`] or [`decide_claim`] answers.
 //! * A Riichi table: [`table::Table`] is rebuilt from the game's events (the mjai front
 //!   end) or from a stateless request's table fields ([`stateless`]), and
 //!   [`riichi_bot::decide`] answers it, weighing danger ([`danger`]) against the hand's
@@ -36,23 +37,27 @@
 //!
 //! ```
 //! use gamebot::mahjong::tiles::Variant;
-//! use gamebot::mahjong::{Action, DiscardContext, Strategy, decide_discard, parse_tiles, validate};
+//! use gamebot::mahjong::{Action, DiscardContext, HandSetup, Strategy, decide_discard, parse_tiles};
 //!
 //! // A Riichi hand one tile from ready, after drawing 5m: the lone honor goes.
-//! let mut ctx = DiscardContext::new(Variant::Riichi, parse_tiles("123m456p789s1127z5m").unwrap());
-//! ctx.drawn = Some(parse_tiles("5m").unwrap()[0]);
-//! ctx.strategy = Strategy::Efficient;
-//! validate(&ctx).unwrap();
+//! let mut setup = HandSetup::new(Variant::Riichi, parse_tiles("123m456p789s1127z5m").unwrap());
+//! setup.drawn = Some(parse_tiles("5m").unwrap()[0]);
+//! setup.strategy = Strategy::Efficient;
+//! let ctx = DiscardContext::for_turn(setup).unwrap();
 //! let decision = decide_discard(&ctx);
 //! assert_eq!(decision.action, Action::Discard);
 //! assert_eq!(decision.tile.to_string(), "2z");
 //! assert_eq!(decision.shanten, 1);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod classic;
+mod context;
 pub mod danger;
 pub mod decide;
 pub mod efficient;
+mod error;
 pub mod hong_kong_defence;
 pub mod riichi_bot;
 pub mod rules;
@@ -62,11 +67,10 @@ pub mod stateless;
 pub mod table;
 pub mod tiles;
 
-use tiles::{
-    Flower, KINDS, Meld, MeldKind, RED_DRAGON, Tile, TileCounts, TileError, Variant, Wind,
-    is_dragon, is_honor, suit_of,
-};
+use tiles::{RED_DRAGON, Tile, TileCounts, is_dragon, is_honor, suit_of};
 
+pub use context::{ClaimContext, DiscardContext, HandSetup};
+pub use error::{Field, MahjongError, check_list_len, max_tiles, parse_field, parse_field_mjai};
 pub use tiles::{parse_flower, parse_mjai, parse_tile, parse_tiles, parse_wind};
 
 /// Discard policy.
@@ -83,6 +87,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// The strategy named `classic`, `efficient` or `balanced`.
     pub fn from_name(s: &str) -> Option<Self> {
         match s {
             "classic" => Some(Self::Classic),
@@ -98,8 +103,11 @@ impl Strategy {
 /// chowed), the one on its right just after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Discarder {
+    /// The seat just before the bot's.
     Left,
+    /// The seat opposite.
     Across,
+    /// The seat just after the bot's.
     Right,
 }
 
@@ -124,372 +132,61 @@ impl Discarder {
     }
 }
 
-/// Everything the bot knows at a decision.
-#[derive(Debug, Clone)]
-pub struct DiscardContext {
-    pub variant: Variant,
-    pub min_fan: u8,
-    pub min_score: u32,
-    /// Concealed tiles (discard: incl. the drawn tile, 14 − 3 × melds; claim: 13 − 3 × melds).
-    pub hand: Vec<Tile>,
-    pub drawn: Option<Tile>,
-    pub melds: Vec<Meld>,
-    /// Every tile visible outside the own hand (discards, others' melds, dora indicators).
-    pub visible: Vec<Tile>,
-    pub seat_wind: Wind,
-    pub round_wind: Wind,
-    pub dora_indicators: Vec<Tile>,
-    pub flowers: Vec<Flower>,
-    pub riichi_declared: bool,
-    /// Riichi: the bot's own discards this hand (also part of `visible`), for
-    /// discard furiten.
-    pub own_discards: Vec<Tile>,
-    /// Riichi: the caller says the bot is in temporary or riichi furiten (it
-    /// let a winning tile pass since its last discard, or at all since riichi),
-    /// which only the game's history shows.
-    pub furiten: bool,
-    pub strategy: Strategy,
-}
-
-impl DiscardContext {
-    /// A context with defaults (East seat and round, classic, min 0).
-    pub fn new(variant: Variant, hand: Vec<Tile>) -> Self {
-        Self {
-            variant,
-            min_fan: if variant == Variant::HongKong { 3 } else { 0 },
-            min_score: 0,
-            hand,
-            drawn: None,
-            melds: Vec::new(),
-            visible: Vec::new(),
-            seat_wind: Wind::East,
-            round_wind: Wind::East,
-            dora_indicators: Vec::new(),
-            flowers: Vec::new(),
-            riichi_declared: false,
-            own_discards: Vec::new(),
-            furiten: false,
-            strategy: Strategy::Classic,
-        }
-    }
-    pub fn concealed(&self) -> TileCounts {
-        TileCounts::from_tiles(&self.hand)
-    }
-    /// Hand + own melds + visible.
-    pub fn seen(&self) -> TileCounts {
-        let mut c = self.concealed();
-        for m in &self.melds {
-            for t in &m.tiles {
-                c.add(t.index);
-            }
-        }
-        for t in &self.visible {
-            c.add(t.index);
-        }
-        c
-    }
-    pub fn visible_counts(&self) -> TileCounts {
-        TileCounts::from_tiles(&self.visible)
-    }
-    pub fn has_open_meld(&self) -> bool {
-        self.melds.iter().any(|m| m.kind.is_open())
-    }
-}
-
-/// Request field an error refers to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
-    Hand,
-    Drawn,
-    /// The list of melds as a whole.
-    MeldList,
-    /// The tiles of meld `i`.
-    Melds(usize),
-    Visible,
-    OwnDiscards,
-    DoraIndicators,
-    Flowers,
-    Tile,
-    MinFan,
-}
-
-/// Why a hand or its context is not a position of the game, each naming the
-/// input [`Field`] it concerns.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MahjongError {
-    #[error("{source}")]
-    BadTile { field: Field, source: TileError },
-    #[error("tile {index} ({tile}) does not exist in this variant")]
-    NotInVariant {
-        field: Field,
-        index: usize,
-        tile: String,
-    },
-    #[error("more than 4 copies of {tile} across hand, melds and visible")]
-    TooManyCopies { field: Field, tile: String },
-    #[error("a second red five {tile} across hand, melds and visible (one red five per suit)")]
-    TooManyRedFives { field: Field, tile: String },
-    #[error("at most {max} tiles ({why})")]
-    TooManyTiles {
-        field: Field,
-        max: usize,
-        why: &'static str,
-    },
-    #[error("expected {expected} tiles for {melds} melds, got {got}")]
-    WrongHandSize {
-        expected: usize,
-        got: usize,
-        melds: usize,
-    },
-    #[error("not a valid {kind}")]
-    InvalidMeld { field: Field, kind: &'static str },
-    #[error("at most 4 melds")]
-    TooManyMelds,
-    #[error("the drawn tile is not in the hand")]
-    DrawnNotInHand,
-    #[error("duplicate or unsupported bonus tile")]
-    BadFlowers,
-    #[error("must be 0..=13")]
-    BadMinFan,
-    #[error("{tile} is listed more often than `visible` holds it (own discards are visible tiles)")]
-    OwnDiscardNotVisible { tile: String },
-}
-
-impl MahjongError {
-    /// The input the error concerns.
-    pub fn field(&self) -> Field {
-        match self {
-            Self::BadTile { field, .. }
-            | Self::NotInVariant { field, .. }
-            | Self::TooManyCopies { field, .. }
-            | Self::TooManyRedFives { field, .. }
-            | Self::TooManyTiles { field, .. }
-            | Self::InvalidMeld { field, .. } => *field,
-            Self::WrongHandSize { .. } => Field::Hand,
-            Self::TooManyMelds => Field::MeldList,
-            Self::DrawnNotInHand => Field::Drawn,
-            Self::BadFlowers => Field::Flowers,
-            Self::BadMinFan => Field::MinFan,
-            Self::OwnDiscardNotVisible { .. } => Field::OwnDiscards,
-        }
-    }
-}
-
-/// Most tiles a list of `field` may hold, and the rule that says so (`None`
-/// for fields that aren't lists). The HTTP layer checks these before parsing,
-/// so that a huge list costs nothing; [`validate`] checks them again for other
-/// callers.
-pub fn max_tiles(field: Field) -> Option<(usize, &'static str)> {
-    Some(match field {
-        Field::Hand => (14, "13 tiles and a drawn one"),
-        Field::Melds(_) => (4, "a meld is a chow, a pung or a kong"),
-        Field::Visible => (136, "the set has 136 tiles"),
-        // A seat discards once per draw and once per chow or pung. Between
-        // two of its draws the other three draw unless a call skips them
-        // (twelve calls at most), so Riichi's 70-tile live wall gives a seat
-        // at most 27 draws; kong replacement draws and its own calls (four
-        // melds) add at most 8: 35. Hong Kong's longer wall gives a few more.
-        Field::OwnDiscards => (40, "no seat discards more in one hand"),
-        Field::DoraIndicators => (5, "the first indicator and four kan dora"),
-        Field::Flowers => (8, "four flowers and four seasons"),
-        Field::Drawn | Field::Tile | Field::MinFan | Field::MeldList => return None,
-    })
-}
-
-/// Checks a list of `len` tiles for `field` against [`max_tiles`].
-pub fn check_list_len(field: Field, len: usize) -> Result<(), MahjongError> {
-    match max_tiles(field) {
-        Some((max, why)) if len > max => Err(MahjongError::TooManyTiles { field, max, why }),
-        _ => Ok(()),
-    }
-}
-
-/// Parses a tile list for `field`, mapping errors to it.
-pub fn parse_field(field: Field, tenhou: &str) -> Result<Vec<Tile>, MahjongError> {
-    parse_tiles(tenhou).map_err(|source| MahjongError::BadTile { field, source })
-}
-
-/// Parses an mjai list for `field`.
-pub fn parse_field_mjai<S: AsRef<str>>(
-    field: Field,
-    names: &[S],
-) -> Result<Vec<Tile>, MahjongError> {
-    parse_mjai(names).map_err(|source| MahjongError::BadTile { field, source })
-}
-
-fn check_variant(variant: Variant, field: Field, tiles: &[Tile]) -> Result<(), MahjongError> {
-    for (index, t) in tiles.iter().enumerate() {
-        if !variant.has_kind(t.index) || (t.red && !variant.has_red_fives()) {
-            return Err(MahjongError::NotInVariant {
-                field,
-                index,
-                tile: t.to_string(),
-            });
-        }
-    }
-    Ok(())
-}
-
-fn validate_common(
-    ctx: &DiscardContext,
-    hand_size: usize,
-    extra: Option<Tile>,
-) -> Result<(), MahjongError> {
-    let v = ctx.variant;
-    if ctx.min_fan > 13 {
-        return Err(MahjongError::BadMinFan);
-    }
-    // Bounds first: everything below is linear or worse in these lengths.
-    check_list_len(Field::Hand, ctx.hand.len())?;
-    if ctx.melds.len() > 4 {
-        return Err(MahjongError::TooManyMelds);
-    }
-    for (i, m) in ctx.melds.iter().enumerate() {
-        check_list_len(Field::Melds(i), m.tiles.len())?;
-    }
-    check_list_len(Field::Visible, ctx.visible.len())?;
-    check_list_len(Field::OwnDiscards, ctx.own_discards.len())?;
-    check_list_len(Field::DoraIndicators, ctx.dora_indicators.len())?;
-    check_list_len(Field::Flowers, ctx.flowers.len())?;
-    check_variant(v, Field::Hand, &ctx.hand)?;
-    if let Some(d) = ctx.drawn {
-        check_variant(v, Field::Drawn, &[d])?;
-    }
-    for (i, m) in ctx.melds.iter().enumerate() {
-        check_variant(v, Field::Melds(i), &m.tiles)?;
-        let wild_in_meld = v
-            .wildcard()
-            .is_some_and(|w| m.tiles.iter().any(|t| t.index == w));
-        let chow_illegal = m.kind == MeldKind::Chow && !v.has_chow();
-        if !m.is_valid(None) || wild_in_meld || chow_illegal {
-            let kind = match m.kind {
-                MeldKind::Chow => "chow",
-                MeldKind::Pung => "pung",
-                MeldKind::Kong => "kong",
-                MeldKind::ConcealedKong => "concealed_kong",
-            };
-            return Err(MahjongError::InvalidMeld {
-                field: Field::Melds(i),
-                kind,
-            });
-        }
-    }
-    check_variant(v, Field::Visible, &ctx.visible)?;
-    check_variant(v, Field::DoraIndicators, &ctx.dora_indicators)?;
-    check_variant(v, Field::OwnDiscards, &ctx.own_discards)?;
-    if let Some(t) = extra {
-        check_variant(v, Field::Tile, &[t])?;
-    }
-    if !ctx.flowers.is_empty() && !v.has_flowers() {
-        return Err(MahjongError::BadFlowers);
-    }
-    for (i, f) in ctx.flowers.iter().enumerate() {
-        if ctx.flowers[..i].contains(f) {
-            return Err(MahjongError::BadFlowers);
-        }
-    }
-    let expected = hand_size.saturating_sub(3 * ctx.melds.len());
-    if ctx.hand.len() != expected {
-        return Err(MahjongError::WrongHandSize {
-            expected,
-            got: ctx.hand.len(),
-            melds: ctx.melds.len(),
-        });
-    }
-    if let Some(d) = ctx.drawn
-        && !ctx.hand.iter().any(|t| t.index == d.index)
-    {
-        return Err(MahjongError::DrawnNotInHand);
-    }
-    // copies: hand, melds, visible, claimed tile; red fives at most one per suit
-    let mut counts = [0u8; KINDS];
-    let mut reds = [0u8; 3];
-    let mut groups: Vec<(Field, &[Tile])> = vec![(Field::Hand, &ctx.hand)];
-    for (i, m) in ctx.melds.iter().enumerate() {
-        groups.push((Field::Melds(i), &m.tiles));
-    }
-    groups.push((Field::Visible, &ctx.visible));
-    let extra_slice: Vec<Tile> = extra.into_iter().collect();
-    groups.push((Field::Tile, &extra_slice));
-    for (field, tiles) in groups {
-        for t in tiles {
-            counts[t.index as usize] += 1;
-            if t.red {
-                reds[t.suit() as usize] += 1;
-            }
-            if t.red && reds[t.suit() as usize] > 1 {
-                return Err(MahjongError::TooManyRedFives {
-                    field,
-                    tile: t.to_string(),
-                });
-            }
-            if counts[t.index as usize] > 4 {
-                return Err(MahjongError::TooManyCopies {
-                    field,
-                    tile: t.kind_name(),
-                });
-            }
-        }
-    }
-    // Own discards are visible tiles: each one uses up a copy in `visible`
-    // (at most four of a kind by now; counted down, so nothing can wrap).
-    let mut unmatched = ctx.visible_counts();
-    for t in &ctx.own_discards {
-        let n = &mut unmatched.0[t.index as usize];
-        *n = n
-            .checked_sub(1)
-            .ok_or_else(|| MahjongError::OwnDiscardNotVisible {
-                tile: t.kind_name(),
-            })?;
-    }
-    Ok(())
-}
-
-/// Validates a discard request (hand of 14 − 3 × melds tiles).
-pub fn validate(ctx: &DiscardContext) -> Result<(), MahjongError> {
-    validate_common(ctx, 14, None)
-}
-
-/// Validates a claim request (hand of 13 − 3 × melds tiles plus the discarded tile).
-pub fn validate_claim(ctx: &DiscardContext, tile: Tile) -> Result<(), MahjongError> {
-    validate_common(ctx, 13, Some(tile))
-}
-
 /// Own-turn action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    /// Discard [`DiscardDecision::tile`].
     Discard,
+    /// Declare a self-drawn win.
     Win,
+    /// Declare a concealed kong, or add the drawn tile to a pung.
     Kong,
 }
 
 /// Claim answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimAction {
+    /// Let the tile go.
     Pass,
+    /// Call a sequence with it (from the left-hand seat only).
     Chow,
+    /// Call a triplet with it.
     Pung,
+    /// Call a quad with it.
     Kong,
+    /// Win on it.
     Win,
 }
 
 /// Category of a tile in the seed's discard priority list (lower is discarded first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Category {
+    /// A single tile with no copy left to draw and no sequence to join.
     Dead,
+    /// A single that can only become a pair, or an honor already seen once or twice.
     Problem,
+    /// A single whose partial sequences all wait on tiles no longer live.
     DeadIncompleteSequence,
+    /// One of several pairs with no copy left to draw.
     DeadPairOfMany,
+    /// A number tile with no neighbour within two ranks.
     IsolatedNumber,
+    /// A single honor.
     IsolatedHonor,
+    /// A single whose suit keeps its partial sets without it.
     Secondary,
+    /// A single in a partial sequence.
     IncompleteSequence,
+    /// A lone pair with no copy left to draw.
     DeadPair,
+    /// Two or more copies.
     Pair,
+    /// Part of a complete set: discarding it loses the set.
     Set,
 }
 
 impl Category {
+    /// The snake_case name the API answers with.
     pub fn name(self) -> &'static str {
         match self {
             Self::Dead => "dead",
@@ -510,17 +207,21 @@ impl Category {
 /// Per-tile numbers for the answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
+    /// The tile discarded.
     pub tile: Tile,
     /// Combined shanten after discarding this tile.
     pub shanten: i8,
     /// Live tiles lowering that shanten.
     pub ukeire: u32,
+    /// Where the tile stands in the seed's priority list.
     pub category: Category,
     /// Standard-form shanten / ukeire (the efficient strategy's measure).
     pub std_shanten: i8,
+    /// Live tiles lowering `std_shanten`.
     pub std_ukeire: u32,
     /// Plan-form shanten (all pungs plan), else equal to `std_shanten`.
     pub plan_shanten: i8,
+    /// The tile's suit does not fit the plan (a flush's other suits).
     pub off_plan: bool,
     /// Never discard (wildcard, protected yakuhai pair, riichi lock).
     pub locked: bool,
@@ -529,9 +230,13 @@ pub struct Candidate {
 /// The bot's hand plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Plan {
+    /// No constraint: the fastest hand.
     Free,
+    /// Triplets only (no chows).
     AllPungs,
+    /// One suit (0 = m, 1 = p, 2 = s) and honors.
     HalfFlush(u8),
+    /// One suit (0 = m, 1 = p, 2 = s) alone.
     FullFlush(u8),
     /// Riichi: open play (yakuhai).
     RiichiOpen,
@@ -540,6 +245,7 @@ pub enum Plan {
 }
 
 impl Plan {
+    /// The name the API answers with (`half_flush_m`, `closed`, ...).
     pub fn name(self) -> String {
         let suit = |s: u8| ["m", "p", "s"][s as usize];
         match self {
@@ -562,6 +268,7 @@ impl Plan {
             _ => true,
         }
     }
+    /// Whether the plan may call chows.
     pub fn allows_chow(self) -> bool {
         !matches!(self, Self::AllPungs | Self::RiichiClosed)
     }
@@ -570,14 +277,21 @@ impl Plan {
 /// Own-turn decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiscardDecision {
+    /// What the bot does.
     pub action: Action,
     /// Discarded tile, the kong tile, or the winning tile.
     pub tile: Tile,
+    /// Riichi: the discard declares riichi.
     pub riichi: bool,
+    /// Why, in words.
     pub reason: String,
+    /// The plan's name ([`Plan::name`]).
     pub plan: String,
+    /// Shanten after the discard.
     pub shanten: i8,
+    /// Live tiles lowering that shanten.
     pub ukeire: u32,
+    /// Every distinct discard with its numbers.
     pub candidates: Vec<Candidate>,
     /// Fan / han / points when `action == Win`.
     pub win_value: Option<u32>,
@@ -588,9 +302,11 @@ pub struct DiscardDecision {
 /// Claim decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClaimDecision {
+    /// What the bot does.
     pub action: ClaimAction,
     /// The meld formed (incl. the claimed tile), or the claimed tile for a win; empty on pass.
     pub tiles: Vec<Tile>,
+    /// Why, in words.
     pub reason: String,
     /// What scores the win, each with its fan / han / points (empty unless a win).
     pub win_items: Vec<(&'static str, u32)>,
@@ -604,15 +320,10 @@ impl ClaimDecision {
 }
 
 /// Whether a kind is a yakuhai / scoring honor for this seat.
-pub(crate) fn is_value_honor(ctx: &DiscardContext, k: u8) -> bool {
+pub(crate) fn is_value_honor(ctx: &HandSetup, k: u8) -> bool {
     is_dragon(k) && Some(k) != ctx.variant.wildcard()
         || k == ctx.seat_wind.kind()
         || k == ctx.round_wind.kind()
-}
-
-/// Chooses the plan for the current hand (see [`classic::choose_plan`]).
-pub fn choose_plan(ctx: &DiscardContext) -> Plan {
-    classic::choose_plan(ctx)
 }
 
 /// Own-turn decision (after a draw).
@@ -621,13 +332,8 @@ pub fn decide_discard(ctx: &DiscardContext) -> DiscardDecision {
 }
 
 /// Decision on another player's discard.
-pub fn decide_claim(ctx: &DiscardContext, tile: Tile, from: Discarder) -> ClaimDecision {
-    decide::decide_claim(ctx, tile, from)
-}
-
-/// Combined shanten of the concealed hand with the context's melds.
-pub fn shanten_of(ctx: &DiscardContext) -> i8 {
-    shanten::shanten(ctx.variant, &ctx.concealed(), ctx.melds.len())
+pub fn decide_claim(ctx: &ClaimContext) -> ClaimDecision {
+    decide::decide_claim(ctx)
 }
 
 /// Index of the red dragon wildcard, re-exported for callers.

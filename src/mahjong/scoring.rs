@@ -154,7 +154,8 @@ pub struct HandScore {
     pub yakuman: u32,
     /// Yaku with their han (13 per yakuman).
     pub yaku: Vec<(&'static str, u32)>,
-    /// Dora, red fives and ura dora found in the hand (not added to a yakuman's han).
+    /// Dora from the indicators found in the hand (red fives and ura dora are counted
+    /// apart; none of them is added to a yakuman's han).
     pub dora: u32,
     /// Red fives in the hand and melds (1 han each).
     pub red: u32,

@@ -6,7 +6,7 @@
 //! unknown; with one, it is the order the caller lists. Tiles the river, the melds and
 //! the dora indicators account for are not counted again from `visible`.
 
-use super::DiscardContext;
+use super::HandSetup;
 use super::table::{LIVE_WALL, RiverTile, Table, Turn, kuikae_kinds};
 use super::tiles::{Meld, MeldKind, Tile, TileCounts};
 
@@ -84,9 +84,10 @@ pub enum TableFieldError {
     TileCounts(String),
 }
 
-/// Builds the table for a validated context and its table fields.
+/// Builds the table for a checked hand (a [`DiscardContext`](super::DiscardContext) or a
+/// [`ClaimContext`](super::ClaimContext), which read as their [`HandSetup`]) and its table fields.
 pub fn table_from(
-    ctx: &DiscardContext,
+    ctx: &HandSetup,
     fields: &TableFields,
     question: Question,
 ) -> Result<Table, TableFieldError> {
@@ -205,7 +206,7 @@ pub fn table_from(
 }
 
 /// `visible` less what the table already shows (the caller may list it or not).
-fn extra_visible(ctx: &DiscardContext, t: &Table) -> TileCounts {
+fn extra_visible(ctx: &HandSetup, t: &Table) -> TileCounts {
     let mut shown = TileCounts::default();
     for r in t.river.iter().filter(|r| !r.called) {
         shown.add(r.tile.index);

@@ -1,5 +1,6 @@
 //! Engine tests (validation, decisions, wildcard shanten vs brute force).
 
+use super::classic::choose_plan;
 use super::shanten::{Forms, shanten, shanten_forms, standard_shanten_raw};
 use super::tiles::{Flower, Meld, MeldKind, Tile, TileCounts, Variant, parse_tiles};
 use super::*;
@@ -9,12 +10,30 @@ fn t(s: &str) -> Vec<Tile> {
 }
 
 /// What the bot does with the tile `tile` (one tile, Tenhou notation) discarded by `from`.
-fn claim_action(c: &DiscardContext, tile: &str, from: Discarder) -> ClaimAction {
+fn claim_action(c: &HandSetup, tile: &str, from: Discarder) -> ClaimAction {
     decide_claim(c, t(tile)[0], from).action
 }
 
-fn ctx(variant: Variant, hand: &str) -> DiscardContext {
-    DiscardContext::new(variant, t(hand))
+fn ctx(variant: Variant, hand: &str) -> HandSetup {
+    HandSetup::new(variant, t(hand))
+}
+
+fn validate(s: &HandSetup) -> Result<(), MahjongError> {
+    DiscardContext::for_turn(s.clone()).map(drop)
+}
+
+fn validate_claim(s: &HandSetup, tile: Tile) -> Result<(), MahjongError> {
+    ClaimContext::new(s.clone(), tile, Discarder::Left).map(drop)
+}
+
+/// The own-turn decision for a setup the test knows to be valid.
+fn decide_discard(s: &HandSetup) -> DiscardDecision {
+    super::decide_discard(&DiscardContext::for_turn(s.clone()).expect("a valid hand"))
+}
+
+/// The claim decision for a setup the test knows to be valid.
+fn decide_claim(s: &HandSetup, tile: Tile, from: Discarder) -> ClaimDecision {
+    super::decide_claim(&ClaimContext::new(s.clone(), tile, from).expect("a valid hand"))
 }
 
 #[test]
@@ -207,7 +226,7 @@ fn red_dragon_never_discards_wildcards() {
 
 #[test]
 fn claims_are_legal() {
-    let mut c = ctx(Variant::HongKong, "23m456p789s1155z99s");
+    let mut c = ctx(Variant::HongKong, "23m456p789s1155z9s");
     c.min_fan = 0;
     let d = decide_claim(&c, t("4m")[0], Discarder::Right);
     assert_ne!(d.action, ClaimAction::Chow);
@@ -466,7 +485,7 @@ proptest::proptest! {
     #[test]
     fn decisions_are_legal(seed in 0u64..u64::MAX, v in 0usize..3, strat in 0usize..2, min in 0u8..14) {
         let variant = [Variant::Riichi, Variant::HongKong, Variant::RedDragon][v];
-        let mut c = DiscardContext::new(variant, deal(seed, variant, 14));
+        let mut c = HandSetup::new(variant, deal(seed, variant, 14));
         c.strategy = [Strategy::Classic, Strategy::Efficient][strat];
         c.min_fan = min;
         c.min_score = u32::from(min);
@@ -587,7 +606,7 @@ fn decisions_match_recorded_reference() {
                 None => continue,
             }
         };
-        let mut c = DiscardContext::new(variant, hand);
+        let mut c = HandSetup::new(variant, hand);
         c.strategy = strategy;
         c.min_fan = (lcg(&mut seed) % 8) as u8;
         c.min_score = (lcg(&mut seed) % 16) as u32;

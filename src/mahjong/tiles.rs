@@ -69,7 +69,7 @@ impl Variant {
         (0..KINDS as u8).filter(move |&k| self.has_kind(k))
     }
 
-    /// Whether the red dragon is a wildcard.
+    /// The red dragon's kind when the variant plays it as a wildcard (Red Dragon), else `None`.
     pub fn wildcard(self) -> Option<u8> {
         (self == Self::RedDragon).then_some(RED_DRAGON)
     }

@@ -102,7 +102,7 @@ fn known_keyword(line: &str) -> Option<&'static str> {
 const SHOWN_CHARS: usize = 40;
 
 /// Input as it may be echoed in a reply: printable ASCII kept, anything else
-/// escaped (`\u{1b}`), cut to about [`SHOWN_CHARS`] characters, so that raw
+/// escaped (`\u{1b}`), cut to about `SHOWN_CHARS` characters, so that raw
 /// control bytes never reach the manager's log or terminal and a reply stays
 /// one short line.
 pub fn shown(s: &str) -> String {

@@ -24,7 +24,7 @@
 //! the full position), so successive positions of one endgame hit it.
 //!
 //! The per-solve table is keyed by the position up to renaming of the chain
-//! ranks ([`canonical_key`](key::canonical_key)): positions that differ only in which of several
+//! ranks (`key::canonical_key`): positions that differ only in which of several
 //! interchangeable cards were played share one entry, which cuts the nodes of
 //! a 13-card duel 3–4×. The key is exact (no hash signatures) and fits in
 //! 123 bits, so a slot is 16 bytes, four to a cache line. The probe is still

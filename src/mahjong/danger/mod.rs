@@ -48,8 +48,8 @@
 //! With [`TableView::furiten`] off, an opponent may win on a tile it discarded itself, so
 //! nothing is genbutsu and there is no riichi. Its discards (and what others discarded
 //! after its last discard, which it did not want to win on just then) still say what it is
-//! not collecting: they only lower the danger by [`NO_FURITEN_PASSED_FACTOR`], and a
-//! ryanmen side whose suji partner it passed is weakened by [`NO_FURITEN_SUJI_FACTOR`]
+//! not collecting: they only lower the danger by `NO_FURITEN_PASSED_FACTOR`, and a
+//! ryanmen side whose suji partner it passed is weakened by `NO_FURITEN_SUJI_FACTOR`
 //! instead of dead. Readiness reads (turn, melds, tells, flush signs) and the wait-shape
 //! reasoning (kabe, one-chance, honors with all copies seen) apply unchanged.
 
@@ -141,7 +141,7 @@ pub fn genbutsu_kinds(view: &TableView, opp: u8) -> Vec<u8> {
 }
 
 /// The suit (0 m, 1 p, 2 s) an open hand seems to be flushing: every suited meld tile in
-/// one suit, and its discards (at least [`FLUSH_MIN_DISCARDS`], several of the other suits)
+/// one suit, and its discards (at least `FLUSH_MIN_DISCARDS`, several of the other suits)
 /// show almost none of it, none late. Closed hands give no such read.
 pub fn flush_suit(view: &TableView, opp: u8) -> Option<u8> {
     if !valid_opponent(view, opp) {
@@ -205,7 +205,7 @@ pub fn tile_danger(view: &TableView, kind: u8) -> f64 {
 }
 
 /// Expected points lost by discarding `kind` now: Σ over opponents of
-/// tenpai × deal_in × hand value (× [`DORA_HIT_VALUE_FACTOR`] per dora the tile is).
+/// tenpai × deal_in × hand value (× `DORA_HIT_VALUE_FACTOR` per dora the tile is).
 pub fn expected_loss(view: &TableView, kind: u8) -> f64 {
     if kind as usize >= KINDS {
         return 0.0;

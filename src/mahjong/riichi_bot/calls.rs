@@ -2,13 +2,13 @@
 
 use super::hand::{Paths, is_value_honor, path_shanten, path_ukeire, paths};
 use super::threats::{THREAT_TENPAI, Threats};
-use super::turn::legacy_context;
+use super::turn::legacy_setup;
 use super::value::win_now;
 use super::{TableAction, TableDecision};
 use crate::mahjong::shanten::live_counts;
 use crate::mahjong::table::{Table, kuikae_kinds};
 use crate::mahjong::tiles::{KINDS, Meld, MeldKind, Tile, TileCounts, Variant};
-use crate::mahjong::{ClaimAction, Discarder, Strategy};
+use crate::mahjong::{ClaimAction, ClaimContext, Discarder, Strategy};
 
 pub(super) fn respond(
     table: &Table,
@@ -211,11 +211,16 @@ pub(super) fn call_legacy(
 ) -> TableDecision {
     let shanten_now = table.shanten();
     let pass = |why: String| TableDecision::new(TableAction::Pass, why, shanten_now);
-    let mut ctx = legacy_context(table, strategy);
-    ctx.drawn = None;
+    let mut setup = legacy_setup(table, strategy);
+    setup.drawn = None;
+    // The table counts the discard among the seen tiles; a claim context
+    // holds it apart, as the tile it faces.
+    if let Some(i) = setup.visible.iter().position(|t| t.index == tile.index) {
+        setup.visible.remove(i);
+    }
     // The discarder is (me - from) seats before the bot, so 4 - that after it.
     let rel = Discarder::from_seats_after((from + 4 - table.me) % 4).unwrap_or(Discarder::Right);
-    let d = crate::mahjong::decide_claim(&ctx, tile, rel);
+    let d = crate::mahjong::decide_claim(&ClaimContext::trusted(setup, tile, rel));
     let live = live_counts(Variant::Riichi, &table.seen());
     let pon = match d.action {
         ClaimAction::Pung => true,

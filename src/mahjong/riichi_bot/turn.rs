@@ -10,7 +10,7 @@ use crate::mahjong::scoring;
 use crate::mahjong::shanten::live_counts;
 use crate::mahjong::table::{Table, Turn};
 use crate::mahjong::tiles::{KINDS, MeldKind, Tile, Variant, Wind, is_terminal_or_honor};
-use crate::mahjong::{DiscardContext, Strategy};
+use crate::mahjong::{DiscardContext, HandSetup, Strategy};
 
 /// Value (points) from which a one-from-ready hand pushes against a threat.
 pub(super) const PUSH_ONE_AWAY_VALUE: f64 = 7700.0;
@@ -247,7 +247,7 @@ pub(super) fn choose_legacy(
     strategy: Strategy,
     cands: &[Candidate],
 ) -> Option<(Candidate, String)> {
-    let ctx = legacy_context(table, strategy);
+    let ctx = DiscardContext::trusted(legacy_setup(table, strategy));
     let d = crate::mahjong::decide_discard(&ctx);
     let want = d.tile;
     let pick = cands
@@ -258,9 +258,9 @@ pub(super) fn choose_legacy(
     Some((pick.clone(), d.reason))
 }
 
-/// The stateless engine's context for the seat's hand.
-pub(super) fn legacy_context(table: &Table, strategy: Strategy) -> DiscardContext {
-    let mut ctx = DiscardContext::new(Variant::Riichi, table.hand.clone());
+/// The stateless engine's setup for the seat's hand.
+pub(super) fn legacy_setup(table: &Table, strategy: Strategy) -> HandSetup {
+    let mut ctx = HandSetup::new(Variant::Riichi, table.hand.clone());
     ctx.melds = table.my_seat().melds.clone();
     if let Turn::Act { drawn, .. } = table.turn {
         ctx.drawn = drawn;
