@@ -1,6 +1,6 @@
 //! Play-bot benchmarks: `choose_play` on opening leads, mid-game follows and
 //! small endgames (the determinized search), plus `GameState::from_history`.
-//! Run with `cargo bench --bench ddz_bot`.
+//! Run with `cargo bench --features testkit --bench ddz_bot`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gamebot::doudizhu::bot::{GameState, SplitMix64, choose_play, random_deal};

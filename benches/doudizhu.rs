@@ -1,5 +1,5 @@
 //! Dou Dizhu engine benchmarks: hand splitting and move generation on seeded
-//! random hands. Run with `cargo bench --bench doudizhu`.
+//! random hands. Run with `cargo bench --features testkit --bench doudizhu`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use gamebot::doudizhu::{

@@ -1,5 +1,5 @@
 //! Endgame solver benchmarks (one thread):
-//! `cargo bench --bench endgame`.
+//! `cargo bench --features testkit --bench endgame`.
 //!
 //! * five named positions (known duels, the seed document's farmer loss, a
 //!   standing eight), each solved from scratch (no shared cache);

@@ -2,9 +2,9 @@
 //! opponent, on seeded random deals.
 //!
 //! ```text
-//! cargo run --release --example ddz_arena -- --deals 2000 --seed 1 --opponent rule
+//! cargo run --release --features testkit --example ddz_arena -- --deals 2000 --seed 1 --opponent rule
 //!     [--budget-ms 200] [--verbose] [--landlord-only] [--oracle] [--no-infer]
-//! cargo run --release --example ddz_arena -- --help
+//! cargo run --release --features testkit --example ddz_arena -- --help
 //! ```
 //!
 //! `--opponent` is `random`, `rule` (the default) or `baseline` (`seed`, its

@@ -1,11 +1,11 @@
 //! Stress run of the Dou Dizhu endgame solver on seeded random deals.
 //!
 //! ```text
-//! cargo run --release --example endgame_stress -- [seats] [cards] [count] [budget_ms] [seed] [only]
-//! cargo run --release --example endgame_stress -- 2 13 100 10000 1
-//! cargo run --release --example endgame_stress -- 3 8 100 10000 1
-//! cargo run --release --example endgame_stress -- walk 2 13 20 1   # cache reuse along games
-//! cargo run --release --example endgame_stress -- --help
+//! cargo run --release --features testkit --example endgame_stress -- [seats] [cards] [count] [budget_ms] [seed] [only]
+//! cargo run --release --features testkit --example endgame_stress -- 2 13 100 10000 1
+//! cargo run --release --features testkit --example endgame_stress -- 3 8 100 10000 1
+//! cargo run --release --features testkit --example endgame_stress -- walk 2 13 20 1   # cache reuse along games
+//! cargo run --release --features testkit --example endgame_stress -- --help
 //! ```
 //!
 //! Defaults: 2 seats, 13 cards, 50 deals, 10000 ms, seed 1 (`walk`: 2 13 20 1).

@@ -1,7 +1,7 @@
 //! Gomoku engine speed: nodes per second and the depth reached on a fixed set of
 //! midgame positions (15×15, freestyle and renju), one thread, one search per position.
 //!
-//! `cargo run --release --example gomoku_speed [-- --ms 1000 | --nodes N | --depth D]`
+//! `cargo run --release --features testkit --example gomoku_speed [-- --ms 1000 | --nodes N | --depth D]`
 //! (`-- --help` for the options)
 
 use std::time::{Duration, Instant};

@@ -46,10 +46,12 @@ fn fisher_yates<T>(v: &mut [T], mut below: impl FnMut(usize) -> usize) {
 
 /// xorshift64*: the generator of the endgame stress deals and the Dou Dizhu
 /// benches (kept beside splitmix64 so the seeded deals behind the README's
-/// numbers stay the same).
+/// numbers stay the same). A test fixture, behind the `testkit` feature.
+#[cfg(any(test, feature = "testkit"))]
 #[derive(Debug, Clone)]
 pub struct XorShift64Star(u64);
 
+#[cfg(any(test, feature = "testkit"))]
 impl XorShift64Star {
     /// `seed` must not be 0 (the generator would stay at 0).
     pub fn new(seed: u64) -> XorShift64Star {

@@ -24,10 +24,10 @@
 //!
 //! # Calibration
 //!
-//! The thresholds come from the arena (`cargo run --release --example
-//! ddz_arena -- --deals 1500 --seed 2 --opponent baseline --landlord-only`): the
-//! play bot as landlord against two baseline bots, its win rate by the
-//! strength of its 17 dealt cards (before the bottom cards):
+//! The thresholds come from the arena (`cargo run --release --features testkit
+//! --example ddz_arena -- --deals 1500 --seed 2 --opponent baseline
+//! --landlord-only`): the play bot as landlord against two baseline bots, its
+//! win rate by the strength of its 17 dealt cards (before the bottom cards):
 //!
 //! | strength | ≤ 4 | 5 | 6–7 | 8–9 | 10–11 | 12–13 | 14–15 | ≥ 16 |
 //! |---|---|---|---|---|---|---|---|---|

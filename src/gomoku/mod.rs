@@ -30,8 +30,9 @@
 #![warn(missing_docs)]
 
 mod board;
-// A test fixture (the speed example and the benches), not part of the API.
-#[doc(hidden)]
+// A test fixture (the speed example and the benches), not part of the API:
+// behind the `testkit` feature.
+#[cfg(any(test, feature = "testkit"))]
 pub mod midgames;
 mod patterns;
 mod search;

@@ -10,6 +10,7 @@ use super::{GameState, SplitMix64};
 /// A random deal for self-play, arenas and benches: 17 cards to each seat
 /// (by [`Seat::index`]), then the 3 bottom cards to the landlord. Returns the
 /// hands (the landlord's with the bottom cards) and the bottom cards.
+#[cfg(any(test, feature = "testkit"))]
 pub fn random_deal(rng: &mut SplitMix64) -> ([Hand; 3], Hand) {
     let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
     rng.shuffle(&mut deck);

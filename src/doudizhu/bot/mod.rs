@@ -103,8 +103,9 @@ use crate::stop::Stop;
 /// The bot's generator; re-exported here, where its users look for it.
 pub use crate::rng::SplitMix64;
 pub use deal::PASS_KEEP_ONE_IN;
-// A test fixture (self-play, arenas, benches), not part of the API.
-#[doc(hidden)]
+// A test fixture (self-play, arenas, benches), not part of the API: built for
+// the crate's own tests and behind the `testkit` feature.
+#[cfg(any(test, feature = "testkit"))]
 pub use deal::random_deal;
 pub use rollout::{ROLLOUT_CANDIDATES, ROLLOUT_MARGIN, ROLLOUTS};
 pub use state::{GameState, HistoryError, starting_cards};
