@@ -671,8 +671,8 @@ pub struct DiscardResponse {
     /// Fan (Hong Kong), han (Riichi) or points (Red Dragon) when winning; with the
     /// Riichi table bot (`balanced` or `table` given), the points the win scores.
     pub win_value: Option<u32>,
-    /// On a win by the stateless strategies: what scores it, each with its fan,
-    /// han or points.
+    /// On a win: what scores it, each with its fan (Hong Kong), han (Riichi: with the
+    /// table bot, dora and red fives too) or points (Red Dragon).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub win_items: Vec<WinItem>,
     /// The same numbers for every distinct tile of the hand.
@@ -801,6 +801,7 @@ fn apply_table_turn(out: &mut DiscardResponse, t: &TableDecision) {
     out.reason = t.reason.clone();
     out.shanten = t.shanten;
     out.win_value = t.win_points;
+    out.win_items = win_items(&t.win_items);
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -819,8 +820,8 @@ pub struct ClaimResponse {
     /// The meld formed with the claimed tile (`456m`), the tile won on, or `""` on a pass.
     pub tiles: String,
     pub reason: String,
-    /// On a win by the stateless strategies: what scores it, each with its fan,
-    /// han or points.
+    /// On a win: what scores it, each with its fan (Hong Kong), han (Riichi: with the
+    /// table bot, dora and red fives too) or points (Red Dragon).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub win_items: Vec<WinItem>,
 }
@@ -870,7 +871,7 @@ pub async fn claim(ApiJson(req): ApiJson<ClaimRequest>) -> Result<Json<ClaimResp
             action,
             tiles: mahjong::tiles::TileCounts::from_tiles(&tiles).to_tenhou(),
             reason: t.reason,
-            win_items: Vec::new(),
+            win_items: win_items(&t.win_items),
         }));
     }
     let d = mahjong::decide_claim(&ctx);

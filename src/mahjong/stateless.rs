@@ -135,9 +135,15 @@ pub fn table_from(
         t.seats[0].riichi = Some(0);
         t.seats[0].riichi_accepted = true;
     }
+    // The seat's own first go-around (tenhou, chiihou, double riichi) also
+    // needs nothing seen yet beyond the dora indicators, when the caller
+    // gives no river.
+    let nothing_seen = ctx.own_discards.is_empty()
+        && ctx.visible.len() <= ctx.dora_indicators.len()
+        && ctx.melds.is_empty();
     for (seat, s) in t.seats.iter_mut().enumerate() {
         let discards = t.river.iter().filter(|r| r.seat as usize == seat).count();
-        s.first_turn = discards == 0;
+        s.first_turn = discards == 0 && (seat != 0 || nothing_seen);
         s.concealed = 13 - 3 * s.melds.len().min(4) as u8;
     }
     t.any_call = t.seats.iter().any(|s| !s.melds.is_empty());

@@ -97,7 +97,29 @@ async fn complete_hands_win_when_the_rules_allow() {
         serde_json::json!({"variant": "riichi", "hand": "123m456p789s234s55z"}),
     )
     .await;
-    assert_eq!(r.json()["action"], "win", "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["action"], "win", "{v}");
+    // The table bot (Riichi's default) itemises its win too: the yaku, then the dora.
+    let r = post(
+        "/mahjong/discard",
+        serde_json::json!({"variant": "riichi", "hand": "123m456p789s234s55z",
+            "dora_indicators": "1m", "table": {"river": [
+                {"seat": "self", "tile": "9p"}, {"seat": "right", "tile": "1z"},
+                {"seat": "across", "tile": "2z"}, {"seat": "left", "tile": "3z"}]}}),
+    )
+    .await;
+    let v = r.json();
+    assert_eq!(v["action"], "win", "{v}");
+    assert_eq!(
+        v["win_items"][0],
+        serde_json::json!({"name": "menzen tsumo", "value": 1}),
+        "{v}"
+    );
+    assert_eq!(
+        v["win_items"][1],
+        serde_json::json!({"name": "dora", "value": 1}),
+        "{v}"
+    );
     // A claim that completes a dragon-pung hand in Hong Kong at min_fan 0.
     let r = post(
         "/mahjong/claim",

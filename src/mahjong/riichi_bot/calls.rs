@@ -3,7 +3,7 @@
 use super::hand::{Paths, is_value_honor, path_shanten, path_ukeire, paths};
 use super::threats::{THREAT_TENPAI, Threats};
 use super::turn::legacy_setup;
-use super::value::win_now;
+use super::value::{win_items, win_now};
 use super::{TableAction, TableDecision};
 use crate::mahjong::shanten::live_counts;
 use crate::mahjong::table::{Table, kuikae_kinds};
@@ -22,13 +22,14 @@ pub(super) fn respond(
     if conc.total() % 3 != 1 {
         return TableDecision::new(TableAction::Pass, "not the seat's decision", shanten_now);
     }
-    if let Some(points) = win_now(table, tile, false, false, chankan) {
+    if let Some(score) = win_now(table, tile, false, false, chankan) {
         let mut d = TableDecision::new(
             TableAction::Hora { target: from, tile },
-            format!("win on the discard worth {points}"),
+            format!("win on the discard worth {}", score.total),
             -1,
         );
-        d.win_points = Some(points);
+        d.win_points = Some(score.total);
+        d.win_items = win_items(&score);
         return d;
     }
     let pass = |why: &str| TableDecision::new(TableAction::Pass, why, shanten_now);

@@ -103,6 +103,9 @@ pub struct TableDecision {
     pub strategy: &'static str,
     /// Points the win scores, when the action is a win.
     pub win_points: Option<u32>,
+    /// What scores the win, each with its han (yaku, then dora, red fives and
+    /// ura dora); empty unless the action is a win.
+    pub win_items: Vec<(&'static str, u32)>,
 }
 
 impl TableDecision {
@@ -114,6 +117,7 @@ impl TableDecision {
             shanten,
             strategy: "",
             win_points: None,
+            win_items: Vec::new(),
         }
     }
 }

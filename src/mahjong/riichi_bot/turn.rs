@@ -4,7 +4,7 @@ use super::hand::{
     Candidate, attack_key, candidates, is_value_honor, live_wait_count, path_shanten, paths,
 };
 use super::threats::{NOTICE_TENPAI, THREAT_TENPAI, Threats};
-use super::value::{estimate_value, red_count, situation, win_now};
+use super::value::{estimate_value, red_count, situation, win_items, win_now};
 use super::{TableAction, TableDecision};
 use crate::mahjong::scoring;
 use crate::mahjong::shanten::live_counts;
@@ -101,17 +101,18 @@ pub(super) fn own_turn(
 ) -> TableDecision {
     let shanten_now = table.shanten();
     if let Some(d) = drawn
-        && let Some(points) = win_now(table, d, true, rinshan, false)
+        && let Some(score) = win_now(table, d, true, rinshan, false)
     {
         let mut dec = TableDecision::new(
             TableAction::Hora {
                 target: table.me,
                 tile: d,
             },
-            format!("self-drawn win worth {points}"),
+            format!("self-drawn win worth {}", score.total),
             -1,
         );
-        dec.win_points = Some(points);
+        dec.win_points = Some(score.total);
+        dec.win_items = win_items(&score);
         return dec;
     }
     if table.my_seat().riichi_accepted {

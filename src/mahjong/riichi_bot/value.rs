@@ -48,7 +48,7 @@ pub(super) fn win_now(
     self_drawn: bool,
     rinshan: bool,
     chankan: bool,
-) -> Option<u32> {
+) -> Option<scoring::HandScore> {
     let mut conc = table.concealed();
     if !self_drawn {
         if table.furiten() {
@@ -58,7 +58,22 @@ pub(super) fn win_now(
     }
     let reds = red_count(table) + u32::from(!self_drawn && tile.red);
     let sit = situation(table, self_drawn, rinshan, chankan);
-    scoring::score_hand(&conc, reds, &table.my_seat().melds, tile.index, &sit).map(|s| s.total)
+    scoring::score_hand(&conc, reds, &table.my_seat().melds, tile.index, &sit)
+}
+
+/// What scores a win, each with its han: the yaku, then dora, red fives and ura dora.
+pub(super) fn win_items(score: &scoring::HandScore) -> Vec<(&'static str, u32)> {
+    let mut items = score.yaku.clone();
+    for (name, han) in [
+        ("dora", score.dora),
+        ("red five", score.red),
+        ("ura dora", score.ura),
+    ] {
+        if han > 0 && score.yakuman == 0 {
+            items.push((name, han));
+        }
+    }
+    items
 }
 
 pub(super) fn dora_kinds(table: &Table) -> Vec<u8> {
