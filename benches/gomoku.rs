@@ -30,8 +30,8 @@ fn bench(c: &mut Criterion) {
         });
         c.bench_function(&format!("gomoku/search_20k_nodes/{rule:?}"), |b| {
             let limits = Limits {
-                max_depth: None,
                 max_nodes: Some(20_000),
+                ..Limits::default()
             };
             b.iter(|| search(black_box(&board), &limits, &Stop::never()))
         });

@@ -11,6 +11,19 @@
 //!   solver at the root (also run for the opponent, given the move, to keep the root to
 //!   moves that stop his VCF), a bounded VCT solver and iterative-deepening PVS with a
 //!   transposition table, killer and history ordering, threat-restricted move lists and late-move reductions.
+//! * Ranked candidates ([`Limits::candidates`] > 1): after the same root work, the
+//!   iterative deepening becomes a multi-PV search. Each iteration searches the root with
+//!   a full window, takes the best move as line 1, leaves it out of the root's move list
+//!   and searches again for line 2, and so on; the lines are then ordered by value. An
+//!   iteration cut short by the budget keeps the lines it completed, ahead of the previous
+//!   iteration's others. The root's table entry is not written while moves are left out,
+//!   so the next iteration's first line starts from the true best move. Where the root
+//!   decides without that search (a five, a straight four, a lost position, a win by
+//!   continuous fours or threats, a search stopped during those checks, the empty
+//!   board), the answer's move is the only candidate: other moves are not ranked, since
+//!   a shallow guess beside a proof would mislead. A forced block, or a root reduced to
+//!   the moves that stop the opponent's VCF, ranks only those moves. With one candidate
+//!   (the default) the search is the plain one, node for node.
 //!
 //! Coordinates: a point is `(x, y)` = (column, row), 0-based from the top-left.
 //!
@@ -21,7 +34,7 @@
 //! // Black has four in a row on the top line with an open end: it completes five.
 //! let moves = [(3, 0), (3, 1), (4, 0), (4, 1), (5, 0), (5, 1), (6, 0), (10, 10)];
 //! let board = Board::from_moves(15, Rule::Freestyle, &moves).unwrap();
-//! let limits = Limits { max_depth: Some(4), max_nodes: None };
+//! let limits = Limits { max_depth: Some(4), ..Limits::default() };
 //! let found = search(&board, &limits, &Stop::never());
 //! assert!(found.best == (2, 0) || found.best == (7, 0));
 //! assert_eq!(found.win_in, Some(1));
@@ -40,7 +53,7 @@ mod search;
 mod tests;
 
 pub use board::Board;
-pub use search::{Engine, Limits, SearchResult, WIN_SCORE, search};
+pub use search::{Candidate, Engine, Limits, MAX_CANDIDATES, SearchResult, WIN_SCORE, search};
 
 /// The smallest board size (cells per side).
 pub const MIN_SIZE: usize = 5;

@@ -134,6 +134,27 @@ pub struct MoveRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 9223372036854775807_i64)]
     pub max_nodes: Option<u64>,
+    /// Rank this many moves, best first, in the answer's `candidates` (1 to
+    /// 10). Each line is a full search of its own at every iteration, so the
+    /// same budget reaches less deep with more lines. Without it the answer
+    /// has no `candidates`.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 10)]
+    pub candidates: Option<usize>,
+}
+
+/// One ranked move of the answer's `candidates`.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct CandidateMove {
+    /// The move: never occupied, never forbidden.
+    #[serde(rename = "move")]
+    pub point: Cell,
+    /// The value of playing it, for the side to move.
+    pub eval: i32,
+    /// As the answer's `win_in`, for this move.
+    pub win_in: Option<i32>,
+    /// The expected line, starting with `move`.
+    pub pv: Vec<Cell>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -152,6 +173,16 @@ pub struct MoveResponse {
     /// The expected line, starting with `move`.
     pub pv: Vec<Cell>,
     pub elapsed_ms: f64,
+    /// Present when the request asked for `candidates`: the ranked moves,
+    /// best first; the first is `move` with `eval`, `win_in` and `pv`. It may
+    /// hold fewer than asked: no more than the moves the search considers,
+    /// and one when the position decides the move at the root (a five, a
+    /// forced block, a proven win by threats, a lost position) or the search
+    /// was stopped before ranking. An iteration cut short by the budget
+    /// lists its deeper lines first, then the rest of the previous
+    /// iteration's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<CandidateMove>>,
 }
 
 impl MoveRequest {
@@ -186,6 +217,15 @@ impl MoveRequest {
                 format!("must be 1 to {MAX_NODES}"),
             ));
         }
+        if self
+            .candidates
+            .is_some_and(|n| !(1..=gomoku::MAX_CANDIDATES).contains(&n))
+        {
+            return Err(ApiError::field(
+                "/candidates",
+                format!("must be 1 to {}", gomoku::MAX_CANDIDATES),
+            ));
+        }
         if self.moves.len() > size * size {
             return Err(ApiError::field(
                 "/moves",
@@ -204,6 +244,7 @@ impl MoveRequest {
         let limits = Limits {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
+            candidates: self.candidates.unwrap_or(1),
         };
         Ok((board, limits))
     }
@@ -225,7 +266,8 @@ impl FieldFault for PositionError {
 /// The engine's move in a gomoku position: it completes a five when it can,
 /// blocks the opponent's four otherwise, and else searches (threat-space
 /// search and iterative-deepening alpha-beta) until the budget, `max_depth`
-/// or `max_nodes`.
+/// or `max_nodes`. With `candidates` it also ranks that many moves (a
+/// multi-PV search), returned in `candidates` only when asked for.
 #[utoipa::path(
     post,
     path = "/gomoku/move",
@@ -235,6 +277,8 @@ impl FieldFault for PositionError {
             "moves": [[7, 7], [8, 8], [8, 6]], "budget_ms": 500}))),
         ("reproducible" = (value = json!({"size": 15, "rule": "renju",
             "moves": [[7, 7], [7, 8], [8, 7]], "max_depth": 6, "max_nodes": 200000}))),
+        ("ranked hints" = (value = json!({"size": 15, "rule": "freestyle",
+            "moves": [[7, 7], [8, 8], [8, 6]], "budget_ms": 500, "candidates": 3}))),
     )),
     responses(
         (status = 200, body = MoveResponse, example = json!({
@@ -251,6 +295,7 @@ pub async fn best_move(
 ) -> Result<Json<MoveResponse>, ApiError> {
     let budget_ms = super::check_budget(req.budget_ms)?;
     let (board, limits) = req.position()?;
+    let asked_candidates = req.candidates.is_some();
     let budget = state.pool.budget(budget_ms);
     let (result, board, elapsed) = state
         .pool
@@ -264,12 +309,26 @@ pub async fn best_move(
             (result, board, started.elapsed())
         })
         .await?;
-    if !board.is_legal(result.best) {
-        return Err(ApiError::Internal(format!(
-            "the engine answered the illegal move {:?}",
-            result.best
-        )));
+    let answered = std::iter::once(result.best).chain(result.candidates.iter().map(|c| c.point));
+    for p in answered {
+        if !board.is_legal(p) {
+            return Err(ApiError::Internal(format!(
+                "the engine answered the illegal move {p:?}"
+            )));
+        }
     }
+    let candidates = asked_candidates.then(|| {
+        result
+            .candidates
+            .iter()
+            .map(|c| CandidateMove {
+                point: c.point.into(),
+                eval: c.eval,
+                win_in: c.win_in,
+                pv: c.pv.iter().copied().map(Cell::from).collect(),
+            })
+            .collect()
+    });
     Ok(Json(MoveResponse {
         best: result.best.into(),
         eval: result.eval,
@@ -278,6 +337,7 @@ pub async fn best_move(
         nodes: result.nodes,
         pv: result.pv.iter().copied().map(Cell::from).collect(),
         elapsed_ms: elapsed.as_secs_f64() * 1000.0,
+        candidates,
     }))
 }
 
@@ -334,6 +394,8 @@ mod tests {
             (serde_json::json!({"max_depth": 61}), "/max_depth"),
             (serde_json::json!({"max_nodes": 0}), "/max_nodes"),
             (serde_json::json!({"max_nodes": u64::MAX}), "/max_nodes"),
+            (serde_json::json!({"candidates": 0}), "/candidates"),
+            (serde_json::json!({"candidates": 11}), "/candidates"),
             (
                 serde_json::json!({"size": 5, "moves": vec![[0, 0]; 26]}),
                 "/moves",

@@ -9,21 +9,42 @@
 //! one `MESSAGE` line with depth, eval and nodes, which managers display.
 //! Bad input never panics: it is answered with `ERROR`.
 //!
+//! Beyond the base protocol:
+//!
+//! * `YXNBEST n` (Yixin's and Rapfi's): a move like BEGIN/TURN's, searched
+//!   as a multi-PV search of `n` lines (at most [`MAX_CANDIDATES`]); before
+//!   the move, one `MESSAGE nbest k: x,y eval e [win_in w] pv x,y x,y ...`
+//!   line per ranked move, best first. The move is played on the brain's
+//!   board, as BEGIN's is.
+//! * `INFO max_node n` and `INFO max_depth n` cap every later search in
+//!   nodes and plies; 0 (or a negative number) lifts the cap.
+//! * `SWAP2BOARD`, then 0, 3 or 5 stone lines `x,y` in move order (black
+//!   first; a third field, as some managers send, is ignored), then `DONE`:
+//!   Gomocup's swap2 opening. With no stones the brain answers three,
+//!   `x1,y1 x2,y2 x3,y3` (black, white, black); with three or five (white
+//!   to move) it answers `SWAP` (it takes black) or a move `x,y` (it stays
+//!   white and plays it). The choices are the engine's ([`swap2`]). The
+//!   brain's board then holds the stones and any move it answered, so the
+//!   game goes on with TURN (or a new BOARD) either way.
+//!
 //! Bounds on input: a line is at most [`MAX_LINE_BYTES`] long ([`read_input`]
 //! skips a longer one without buffering it, and the brain answers `ERROR`); a
 //! BOARD block holds at most one line per point of the board. Input echoed in
 //! a reply is printable ASCII, cut short ([`shown`]).
 //!
-//! A BOARD block ends on `DONE`, or on any command keyword the brain knows
-//! (a manager that gave up on the block, or lost its `DONE`): the unfinished
-//! block is answered `ERROR` and dropped, the board stays as it was before
-//! BOARD, and the command is then carried out as usual (so END still ends).
+//! A BOARD (or SWAP2BOARD) block ends on `DONE`, or on any command keyword
+//! the brain knows (a manager that gave up on the block, or lost its
+//! `DONE`): the unfinished block is answered `ERROR` and dropped, the board
+//! stays as it was before the block, and the command is then carried out as
+//! usual (so END still ends).
 
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
-use crate::gomoku::{self, Board, Engine, Limits, Point, Rule};
+use crate::gomoku::{self, Board, Engine, Limits, MAX_CANDIDATES, Point, Rule, SearchResult};
 use crate::stop::Stop;
+
+pub mod swap2;
 
 /// What the brain answers to ABOUT.
 pub const ABOUT: &str = concat!(
@@ -51,6 +72,11 @@ pub enum Command {
     Play(Point),
     End,
     About,
+    /// `YXNBEST n`: a move, with the `n` best ranked in MESSAGE lines.
+    NBest(usize),
+    /// Starts a block of 0, 3 or 5 `x,y` lines ended by `DONE`: the swap2
+    /// opening.
+    Swap2Board,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -75,7 +101,7 @@ fn bad(command: &'static str, expected: &'static str, got: &str) -> ParseError {
 
 /// Every command keyword [`parse_command`] knows. One of them inside a BOARD
 /// block ends the block (a stone line starts with a digit).
-const KEYWORDS: [&str; 11] = [
+const KEYWORDS: [&str; 13] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -87,6 +113,8 @@ const KEYWORDS: [&str; 11] = [
     "PLAY",
     "END",
     "ABOUT",
+    "YXNBEST",
+    "SWAP2BOARD",
 ];
 
 /// The first word of a line, if it is one of [`KEYWORDS`] (in upper case).
@@ -215,6 +243,11 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "BOARD" => no_args(Command::Board, "BOARD"),
         "END" => no_args(Command::End, "END"),
         "ABOUT" => no_args(Command::About, "ABOUT"),
+        "SWAP2BOARD" => no_args(Command::Swap2Board, "SWAP2BOARD"),
+        "YXNBEST" => rest
+            .parse::<usize>()
+            .map(Command::NBest)
+            .map_err(|_| bad("YXNBEST", "a number of moves", rest)),
         "TURN" => parse_pair(rest)
             .map(Command::Turn)
             .ok_or_else(|| bad("TURN", "x,y", rest)),
@@ -258,6 +291,37 @@ pub fn parse_board_line(s: &str) -> Option<(Point, u8)> {
         return None;
     }
     Some(((x, y), field))
+}
+
+/// One stone line of a SWAP2BOARD block: `x,y`, or `x,y,field` (field 1
+/// or 2) as a manager that reuses its BOARD lines sends it; the field is
+/// ignored, the order of the lines gives the colours.
+pub fn parse_swap2_line(s: &str) -> Option<Point> {
+    let mut parts = s.trim().split(',');
+    let x = parts.next()?.trim().parse().ok()?;
+    let y = parts.next()?.trim().parse().ok()?;
+    if let Some(field) = parts.next() {
+        let field: u8 = field.trim().parse().ok()?;
+        if !(1..=2).contains(&field) {
+            return None;
+        }
+    }
+    if parts.next().is_some() {
+        return None;
+    }
+    Some((x, y))
+}
+
+/// The value of `INFO max_node` / `max_depth`: a cap, or none for 0 or a
+/// negative number (Yixin-style managers send -1 for "no limit"); `Err`
+/// for anything else.
+fn parse_cap(value: &str) -> Result<Option<u64>, ()> {
+    match value.trim().parse::<i64>() {
+        Ok(n) if n > 0 => Ok(Some(n as u64)),
+        Ok(_) => Ok(None),
+        // beyond i64: as good as no cap
+        Err(_) => value.trim().parse::<u64>().map(Some).map_err(|_| ()),
+    }
 }
 
 /// The rule of an `INFO rule` bitmask: 1 = exactly five wins, 4 = renju
@@ -332,11 +396,32 @@ pub fn tt_mib_for(max_memory: u64) -> usize {
     half_mib.clamp(1, DEFAULT_TT_MIB)
 }
 
-/// A BOARD block being read.
+/// Which command a block of stone lines belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    Board,
+    Swap2,
+}
+
+impl BlockKind {
+    fn name(self) -> &'static str {
+        match self {
+            BlockKind::Board => "BOARD",
+            BlockKind::Swap2 => "SWAP2BOARD",
+        }
+    }
+}
+
+/// Most stones of a SWAP2BOARD block: the swap2 opening ends after five.
+const SWAP2_MAX_STONES: usize = 5;
+
+/// A BOARD or SWAP2BOARD block being read.
 struct BoardBlock {
+    kind: BlockKind,
     /// Its stone lines so far.
     lines: Vec<String>,
-    /// Most stone lines it may hold: one per point of the board.
+    /// Most stone lines it may hold: one per point of the board (BOARD), or
+    /// [`SWAP2_MAX_STONES`].
     cap: usize,
     /// Why the block can't be a position whatever follows; answered at DONE.
     /// Lines after it are dropped, not kept.
@@ -344,15 +429,40 @@ struct BoardBlock {
 }
 
 impl BoardBlock {
+    /// A block for the game of `size` (none before START: the block is
+    /// still read, so that its lines aren't taken for commands, but not
+    /// kept).
+    fn new(kind: BlockKind, size: Option<usize>) -> BoardBlock {
+        let points = size.map_or(0, |n| n * n);
+        BoardBlock {
+            kind,
+            lines: Vec::new(),
+            cap: match kind {
+                BlockKind::Board => points,
+                BlockKind::Swap2 => SWAP2_MAX_STONES.min(points),
+            },
+            error: size
+                .is_none()
+                .then(|| format!("{} before START", kind.name())),
+        }
+    }
+
     fn push(&mut self, line: &str) {
         if self.error.is_some() {
             return;
         }
         if self.lines.len() >= self.cap {
-            self.fail(format!(
-                "more than {} stones in a BOARD block: the board has {} points",
-                self.cap, self.cap
-            ));
+            let why = match self.kind {
+                BlockKind::Board => format!(
+                    "more than {} stones in a BOARD block: the board has {} points",
+                    self.cap, self.cap
+                ),
+                BlockKind::Swap2 => format!(
+                    "more than {} stones in a SWAP2BOARD block: it holds 0, 3 or 5",
+                    self.cap
+                ),
+            };
+            self.fail(why);
         } else {
             self.lines.push(line.to_string());
         }
@@ -459,14 +569,18 @@ impl Brain {
                 let block = self.board_block.take();
                 return match block {
                     Some(BoardBlock { error: Some(e), .. }) => vec![error(e)],
+                    Some(block) if block.kind == BlockKind::Swap2 => {
+                        self.finish_swap2(&block.lines, received)
+                    }
                     Some(block) => self.finish_board(&block.lines, received),
                     None => Vec::new(),
                 };
             }
             if let Some(keyword) = known_keyword(line) {
+                let kind = block.kind.name();
                 self.board_block = None;
                 let mut replies = vec![error(format!(
-                    "BOARD block ended by {keyword} before DONE: the block is dropped and \
+                    "{kind} block ended by {keyword} before DONE: the block is dropped and \
                      the board left as it was"
                 ))];
                 replies.extend(self.command(line, received));
@@ -523,24 +637,19 @@ impl Brain {
                 Some(b) if !b.moves().is_empty() => {
                     vec![error("BEGIN on a board that already has stones")]
                 }
-                Some(_) => self.think(received),
+                Some(_) => self.think(received, None),
             },
             Command::Turn(p) => match self.opponent_plays(p) {
-                Ok(()) => self.think(received),
+                Ok(()) => self.think(received, None),
                 Err(e) => vec![error(e)],
             },
+            Command::NBest(n) => self.think(received, Some(n.clamp(1, MAX_CANDIDATES))),
             Command::Board => {
-                // Without a game the block is still read, so that its lines
-                // aren't taken for commands, but not kept.
-                let size = self.size.unwrap_or(0);
-                self.board_block = Some(BoardBlock {
-                    lines: Vec::new(),
-                    cap: size * size,
-                    error: self
-                        .size
-                        .is_none()
-                        .then(|| "BOARD before START".to_string()),
-                });
+                self.board_block = Some(BoardBlock::new(BlockKind::Board, self.size));
+                Vec::new()
+            }
+            Command::Swap2Board => {
+                self.board_block = Some(BoardBlock::new(BlockKind::Swap2, self.size));
                 Vec::new()
             }
             Command::Info { key, value } => {
@@ -604,6 +713,13 @@ impl Brain {
 
     fn info(&mut self, key: &str, value: &str) {
         // INFO has no reply: values that don't parse are ignored.
+        match (key, parse_cap(value)) {
+            ("max_node", Ok(cap)) => self.limits.max_nodes = cap,
+            ("max_depth", Ok(cap)) => {
+                self.limits.max_depth = cap.map(|d| u32::try_from(d).unwrap_or(u32::MAX));
+            }
+            _ => {}
+        }
         let number = value.parse::<u64>().ok();
         match (key, number) {
             ("timeout_turn", Some(ms)) => self.clock.timeout_turn = ms,
@@ -614,7 +730,8 @@ impl Brain {
                 let bits = u32::try_from(bits).unwrap_or(0);
                 self.set_rule(rule_from_bits(bits));
             }
-            // game_type, evaluate, folder, unknown keys: nothing to do.
+            // game_type, evaluate, folder, unknown keys: nothing to do
+            // (max_node and max_depth are taken above).
             _ => {}
         }
     }
@@ -656,15 +773,123 @@ impl Brain {
         match position_from_board(size, self.rule, lines) {
             Ok(board) => {
                 self.board = Some(board);
-                self.think(received)
+                self.think(received, None)
             }
             Err(e) => vec![error(e)],
         }
     }
 
-    /// Searches the current position, plays the answer and returns it.
-    fn think(&mut self, received: Instant) -> Vec<String> {
+    /// DONE of a SWAP2BOARD block: the stones in move order, then the
+    /// brain's choice (see [`swap2`]).
+    fn finish_swap2(&mut self, lines: &[String], received: Instant) -> Vec<String> {
+        let Some(size) = self.size else {
+            return vec![error("SWAP2BOARD before START")];
+        };
+        let mut stones = Vec::with_capacity(lines.len());
+        for line in lines {
+            match parse_swap2_line(line) {
+                Some(p) => stones.push(p),
+                None => {
+                    return vec![error(format!(
+                        "bad SWAP2BOARD line `{}` (expected x,y)",
+                        shown(line)
+                    ))];
+                }
+            }
+        }
+        if ![0, 3, SWAP2_MAX_STONES].contains(&stones.len()) {
+            return vec![error(format!(
+                "{} stones in a SWAP2BOARD block: it holds 0, 3 or 5",
+                stones.len()
+            ))];
+        }
+        let board = match replay(size, self.rule, &stones) {
+            Ok(board) => board,
+            Err(e) => return vec![error(e)],
+        };
         self.ensure_engine();
+        let stop = self.search_stop(received);
+        let Some((engine, _)) = &mut self.engine else {
+            return vec![error("no engine")];
+        };
+        if stones.is_empty() {
+            let limits = swap2::opening_limits(&self.limits);
+            let mut failed = false;
+            let chosen = swap2::choose_opening(size, self.rule, &stop, |b| {
+                let stop = stop.with_node_limit(limits.max_nodes.unwrap_or(u64::MAX));
+                let found = guarded_search(engine, b, &limits, &stop);
+                failed |= found.is_none();
+                found
+            });
+            if failed {
+                self.engine = None;
+            }
+            let Some((opening, eval)) = chosen else {
+                return vec![error(format!(
+                    "no swap2 opening fits a {size}x{size} board"
+                ))];
+            };
+            match replay(size, self.rule, &opening) {
+                Ok(board) => self.board = Some(board),
+                Err(e) => return vec![error(e)],
+            }
+            let [a, b, c] = opening;
+            return vec![
+                format!(
+                    "MESSAGE swap2 opening eval {eval} for white, time {} ms",
+                    received.elapsed().as_millis()
+                ),
+                format!("{},{} {},{} {},{}", a.0, a.1, b.0, b.1, c.0, c.1),
+            ];
+        }
+        let Some(found) = guarded_search(engine, &board, &self.limits, &stop) else {
+            self.engine = None;
+            return vec![error("the search failed")];
+        };
+        let message = format!(
+            "MESSAGE swap2 depth {} eval {} for white, nodes {} time {} ms",
+            found.depth,
+            found.eval,
+            found.nodes,
+            received.elapsed().as_millis()
+        );
+        let mut board = board;
+        let reply = match swap2::choose_side(&found) {
+            swap2::Choice::Play(p) if board.is_legal(p) => {
+                board.play(p);
+                format!("{},{}", p.0, p.1)
+            }
+            swap2::Choice::Play(p) => {
+                return vec![error(format!(
+                    "engine proposed an illegal move {},{}",
+                    p.0, p.1
+                ))];
+            }
+            swap2::Choice::Swap => "SWAP".to_string(),
+        };
+        self.board = Some(board);
+        vec![message, reply]
+    }
+
+    /// The Stop of a search for the command `received` at that time: the
+    /// move's time budget and the node cap, handed to the search hook.
+    fn search_stop(&mut self, received: Instant) -> Stop {
+        let stop = Stop::at(received + self.clock.budget());
+        let stop = match self.limits.max_nodes {
+            Some(n) => stop.with_node_limit(n),
+            None => stop,
+        };
+        if let Some(hook) = &mut self.on_search {
+            hook(&stop);
+        }
+        stop
+    }
+
+    /// Searches the current position, plays the answer and returns it;
+    /// with `nbest`, ranks that many moves and reports them first (YXNBEST).
+    fn think(&mut self, received: Instant, nbest: Option<usize>) -> Vec<String> {
+        self.ensure_engine();
+        let stop = self.search_stop(received);
         let Some(board) = &self.board else {
             return vec![error("no game: START first")];
         };
@@ -677,21 +902,11 @@ impl Brain {
         let Some((engine, _)) = &mut self.engine else {
             return vec![error("no engine")];
         };
-        let stop = Stop::at(received + self.clock.budget());
-        let stop = match self.limits.max_nodes {
-            Some(n) => stop.with_node_limit(n),
-            None => stop,
+        let limits = Limits {
+            candidates: nbest.unwrap_or(1),
+            ..self.limits.clone()
         };
-        if let Some(hook) = &mut self.on_search {
-            hook(&stop);
-        }
-        // A panicking search is a bug, but the brain must keep answering: the
-        // manager gets ERROR and the engine is rebuilt for the next move.
-        let limits = &self.limits;
-        let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            engine.search(board, limits, &stop)
-        }));
-        let Ok(result) = searched else {
+        let Some(result) = guarded_search(engine, board, &limits, &stop) else {
             self.engine = None;
             return vec![error("the search failed")];
         };
@@ -706,7 +921,11 @@ impl Brain {
         if let Some(b) = &mut self.board {
             b.play(p);
         }
-        vec![
+        let mut replies = Vec::new();
+        if nbest.is_some() {
+            replies.extend(nbest_messages(&result));
+        }
+        replies.extend([
             format!(
                 "MESSAGE depth {} eval {} nodes {} time {} ms",
                 result.depth,
@@ -715,8 +934,46 @@ impl Brain {
                 received.elapsed().as_millis()
             ),
             format!("{},{}", p.0, p.1),
-        ]
+        ]);
+        replies
     }
+}
+
+/// Runs one search; a panicking search is a bug, but the brain must keep
+/// answering: `None` (the manager gets ERROR and the caller rebuilds the
+/// engine for the next move).
+fn guarded_search(
+    engine: &mut Engine,
+    board: &Board,
+    limits: &Limits,
+    stop: &Stop,
+) -> Option<SearchResult> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        engine.search(board, limits, stop)
+    }))
+    .ok()
+}
+
+/// One `MESSAGE nbest k: x,y eval e [win_in w] pv x,y ...` line per ranked
+/// move, best first.
+pub fn nbest_messages(result: &SearchResult) -> Vec<String> {
+    let at = |p: &Point| format!("{},{}", p.0, p.1);
+    result
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let win_in = c.win_in.map(|w| format!(" win_in {w}")).unwrap_or_default();
+            let pv: Vec<String> = c.pv.iter().map(at).collect();
+            format!(
+                "MESSAGE nbest {}: {} eval {}{win_in} pv {}",
+                k + 1,
+                at(&c.point),
+                c.eval,
+                pv.join(" ")
+            )
+        })
+        .collect()
 }
 
 fn error(message: impl std::fmt::Display) -> String {

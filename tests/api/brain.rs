@@ -6,7 +6,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use gamebot::gomoku::{Board, Point, Rule};
+use gamebot::gomoku::{self, Board, Point, Rule};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pbrain-gamebot");
 /// Longest wait for one reply; the brains here think ≤ 300 ms a move.
@@ -64,6 +64,23 @@ impl Brain {
                 .expect("the brain replies in time");
             if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
                 return line;
+            }
+        }
+    }
+
+    /// The MESSAGE lines before the next reply, and the reply.
+    fn messages_and_reply(&mut self, line: &str) -> (Vec<String>, String) {
+        self.send(line);
+        let mut messages = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(REPLY_TIMEOUT)
+                .expect("the brain replies in time");
+            if line.starts_with("MESSAGE") {
+                messages.push(line);
+            } else if !line.starts_with("DEBUG") {
+                return (messages, line);
             }
         }
     }
@@ -348,6 +365,210 @@ fn overlong_lines_big_blocks_and_control_bytes_are_answered_safely() {
     }
     let reply = brain.ask("DONE");
     assert!(reply.starts_with("ERROR more than 25 stones"), "{reply}");
+    brain.send("END");
+    assert!(brain.wait_exit(Duration::from_secs(5)).success());
+}
+
+/// `MESSAGE depth D eval E nodes N ...`: D and N.
+fn depth_and_nodes(messages: &[String]) -> (u32, u64) {
+    let line = messages
+        .iter()
+        .find(|m| m.starts_with("MESSAGE depth "))
+        .unwrap_or_else(|| panic!("no depth line in {messages:?}"));
+    let words: Vec<&str> = line.split(' ').collect();
+    (words[2].parse().unwrap(), words[6].parse().unwrap())
+}
+
+/// A legal point for the opponent, off to the side of the game.
+fn free_point(board: &Board) -> Point {
+    [(0, 7), (14, 7), (7, 0), (7, 14), (0, 0), (14, 14)]
+        .into_iter()
+        .find(|&p| board.is_legal(p))
+        .expect("a free point")
+}
+
+/// The points of a reply made of `x,y` words.
+fn points(reply: &str) -> Vec<Point> {
+    reply
+        .split(' ')
+        .map(|w| parse_point(w).unwrap_or_else(|| panic!("not x,y words: {reply:?}")))
+        .collect()
+}
+
+#[test]
+fn yxnbest_reports_ranked_moves_then_plays_the_best() {
+    let mut brain = Brain::spawn();
+    assert_eq!(brain.ask("START 15"), "OK");
+    let (own, opponent) = ([(7, 7), (8, 9)], [(8, 8), (6, 6)]);
+    let lines = board_block(&own, &opponent);
+    let (last, block) = lines.split_last().unwrap();
+    for line in block {
+        brain.send(line);
+    }
+    // Take the brain's answer back: it is to move again, and asked for hints.
+    let first = brain.ask_move(last);
+    assert_eq!(
+        brain.ask(&format!("TAKEBACK {},{}", first.0, first.1)),
+        "OK"
+    );
+    let (messages, reply) = brain.messages_and_reply("YXNBEST 4");
+    let best = parse_point(&reply).unwrap_or_else(|| panic!("{reply:?}"));
+    let nbest: Vec<&String> = messages
+        .iter()
+        .filter(|m| m.starts_with("MESSAGE nbest "))
+        .collect();
+    assert!((2..=4).contains(&nbest.len()), "{messages:?}");
+    let mut board = Board::new(15, Rule::Freestyle).unwrap();
+    for (&b, &w) in own.iter().zip(&opponent) {
+        board.play(b);
+        board.play(w);
+    }
+    let mut ranked = Vec::new();
+    for (k, line) in nbest.iter().enumerate() {
+        // MESSAGE nbest k: x,y eval e [win_in w] pv x,y ...
+        let rest = line
+            .strip_prefix(&format!("MESSAGE nbest {}: ", k + 1))
+            .unwrap_or_else(|| panic!("{line}"));
+        let (head, pv) = rest.split_once(" pv ").unwrap_or_else(|| panic!("{line}"));
+        let p = parse_point(head.split(' ').next().unwrap()).unwrap();
+        assert!(head.contains(" eval "), "{line}");
+        assert!(board.is_legal(p) && !ranked.contains(&p), "{line}");
+        assert_eq!(points(pv)[0], p, "{line}");
+        ranked.push(p);
+    }
+    assert_eq!(ranked[0], best, "{messages:?}");
+    // The move was played: the opponent's next move goes on from it.
+    board.play(best);
+    let reply = free_point(&board);
+    let next = brain.ask_move(&format!("TURN {},{}", reply.0, reply.1));
+    board.play(reply);
+    assert!(board.is_legal(next), "{next:?}");
+    brain.send("END");
+    assert!(brain.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn info_max_node_and_max_depth_bound_the_search() {
+    let mut brain = Brain::spawn();
+    assert_eq!(brain.ask("START 15"), "OK");
+    // A minute a move: only the caps can end these searches early.
+    brain.send("INFO timeout_turn 60000");
+    brain.send("INFO max_node 500");
+    brain.send("INFO max_depth 3");
+    let started = Instant::now();
+    let (messages, reply) = brain.messages_and_reply("TURN 7,7");
+    assert!(parse_point(&reply).is_some(), "{reply:?}");
+    let (depth, nodes) = depth_and_nodes(&messages);
+    assert!(depth <= 3 && nodes <= 502, "{messages:?}");
+    brain.send("INFO max_node 0");
+    let (messages, _) = brain.messages_and_reply("TURN 9,9");
+    let (depth, _) = depth_and_nodes(&messages);
+    assert!(depth <= 3, "{messages:?}");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    // Both lifted: back to the clock (a short one).
+    brain.send("INFO max_depth 0");
+    brain.send("INFO timeout_turn 300");
+    let (messages, _) = brain.messages_and_reply("TURN 5,9");
+    let (depth, nodes) = depth_and_nodes(&messages);
+    assert!(depth > 3 || nodes > 502, "{messages:?}");
+    brain.send("END");
+    assert!(brain.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn swap2board_opens_and_the_game_goes_on_with_turn() {
+    let mut brain = Brain::spawn();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("SWAP2BOARD");
+    let (messages, reply) = brain.messages_and_reply("DONE");
+    assert!(
+        messages.iter().any(|m| m.starts_with("MESSAGE swap2")),
+        "{messages:?}"
+    );
+    let opening = points(&reply);
+    assert_eq!(opening.len(), 3, "{reply:?}");
+    let mut board = Board::from_moves(15, Rule::Freestyle, &opening).unwrap();
+    // The opponent stays white and plays; the brain answers as black.
+    for _ in 0..2 {
+        let reply = free_point(&board);
+        board.play(reply);
+        let p = brain.ask_move(&format!("TURN {},{}", reply.0, reply.1));
+        assert!(board.is_legal(p), "{p:?} after {:?}", board.moves());
+        board.play(p);
+        assert_eq!(board.stone(p), Some(gomoku::Stone::Black));
+    }
+    brain.send("END");
+    assert!(brain.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn swap2board_after_three_and_five_stones_swaps_or_plays_white() {
+    for stones in [
+        vec![(7, 7), (8, 7), (9, 9)],
+        vec![(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)],
+        // black well ahead: an open three, white to move
+        vec![(7, 7), (0, 0), (8, 7), (14, 14), (9, 7)],
+    ] {
+        let mut brain = Brain::spawn();
+        assert_eq!(brain.ask("START 15"), "OK");
+        brain.send("SWAP2BOARD");
+        for p in &stones {
+            brain.send(&format!("{},{}", p.0, p.1));
+        }
+        let answer = brain.ask("DONE");
+        let mut board = Board::from_moves(15, Rule::Freestyle, &stones).unwrap();
+        let brain_colour = if answer == "SWAP" {
+            gomoku::Stone::Black
+        } else {
+            let p = parse_point(&answer).unwrap_or_else(|| panic!("{answer:?}"));
+            assert!(board.is_legal(p), "{p:?}");
+            board.play(p);
+            gomoku::Stone::White
+        };
+        if stones.len() == 5 && stones[1] == (0, 0) {
+            assert_eq!(answer, "SWAP", "black's open three");
+        }
+        // The game goes on with TURN, the brain keeping its colour.
+        for _ in 0..2 {
+            if board.winner().is_some() {
+                break;
+            }
+            let reply = free_point(&board);
+            board.play(reply);
+            let p = brain.ask_move(&format!("TURN {},{}", reply.0, reply.1));
+            assert!(board.is_legal(p), "{p:?} after {:?}", board.moves());
+            board.play(p);
+            assert_eq!(board.stone(p), Some(brain_colour), "{stones:?}");
+        }
+        brain.send("END");
+        assert!(brain.wait_exit(Duration::from_secs(5)).success());
+    }
+}
+
+#[test]
+fn a_small_time_left_is_answered_quickly() {
+    let mut brain = Brain::spawn();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 5000");
+    brain.send("INFO timeout_match 180000");
+    brain.send("INFO time_left 200");
+    // An open position the brain would think about for all of timeout_turn.
+    let own = [(7, 7), (8, 9)];
+    let opponent = [(8, 8), (6, 6)];
+    let lines = board_block(&own, &opponent);
+    let (last, block) = lines.split_last().unwrap();
+    for line in block {
+        brain.send(line);
+    }
+    // A few milliseconds of the 200 left, not the 5 s of timeout_turn.
+    let started = Instant::now();
+    let p = brain.ask_move(last);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(p.0 < 15 && p.1 < 15);
     brain.send("END");
     assert!(brain.wait_exit(Duration::from_secs(5)).success());
 }

@@ -127,6 +127,10 @@ async fn every_invalid_position_is_a_422_naming_the_field() {
         (json!({"max_depth": 0}), "/max_depth"),
         (json!({"max_depth": 61}), "/max_depth"),
         (json!({"max_nodes": 0}), "/max_nodes"),
+        (json!({"candidates": 0}), "/candidates"),
+        (json!({"candidates": 11}), "/candidates"),
+        (json!({"candidates": -1}), "/candidates"),
+        (json!({"candidates": "three"}), "/candidates"),
     ];
     for (body, pointer) in cases {
         let r = post(body.clone()).await;
@@ -245,4 +249,57 @@ async fn the_budget_bounds_the_search() {
         assert!(elapsed <= (budget + 750) as f64, "{budget} ms: {elapsed}");
         assert!(wall < Duration::from_millis(budget + 2000), "{wall:?}");
     }
+}
+
+#[tokio::test]
+async fn ranks_candidates_when_asked() {
+    let moves = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 9)];
+    let board = Board::from_moves(15, Rule::Freestyle, &moves).unwrap();
+    // Caps well inside the budget: every iteration completes, one ranking.
+    let body = json!({"moves": as_moves(&moves), "budget_ms": 10000, "max_depth": 3,
+        "max_nodes": 5000000, "candidates": 4});
+    let r = post(body.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    let candidates = v["candidates"].as_array().expect("candidates");
+    assert_eq!(candidates.len(), 4, "{v}");
+    let first = &candidates[0];
+    assert_eq!(first["move"], v["move"], "{v}");
+    assert_eq!(first["eval"], v["eval"], "{v}");
+    assert_eq!(first["win_in"], v["win_in"], "{v}");
+    assert_eq!(first["pv"], v["pv"], "{v}");
+    let mut seen = Vec::new();
+    let mut last_eval = i64::MAX;
+    for c in candidates {
+        let p = point(&c["move"]);
+        assert!(board.is_legal(p) && !seen.contains(&p), "{v}");
+        seen.push(p);
+        assert_eq!(point(&c["pv"][0]), p, "{v}");
+        assert!(c["win_in"].is_null() || c["win_in"].is_i64(), "{v}");
+        let eval = c["eval"].as_i64().unwrap();
+        assert!(eval <= last_eval, "best first: {v}");
+        last_eval = eval;
+    }
+    // Reproducible under the caps, like the single answer.
+    let mut again = post(body).await.json();
+    let mut v = v;
+    v["elapsed_ms"] = Value::Null;
+    again["elapsed_ms"] = Value::Null;
+    assert_eq!(v, again);
+    // Asked for one: a list of one. Not asked: no list (the answer as before).
+    let r = post(json!({"moves": as_moves(&moves), "max_depth": 3, "candidates": 1})).await;
+    let v = r.json();
+    assert_eq!(v["candidates"].as_array().map(Vec::len), Some(1), "{v}");
+    assert_eq!(v["candidates"][0]["move"], v["move"]);
+    let r = post(json!({"moves": as_moves(&moves), "max_depth": 3})).await;
+    assert!(r.json().get("candidates").is_none(), "{}", r.text());
+    // A decided position: the forced block alone, whatever was asked.
+    let block = interleave(
+        &[(5, 5), (6, 5), (7, 5), (8, 5)],
+        &[(4, 5), (14, 14), (0, 14)],
+    );
+    let r = post(json!({"moves": as_moves(&block), "budget_ms": 300, "candidates": 10})).await;
+    let v = r.json();
+    assert_eq!(v["candidates"].as_array().map(Vec::len), Some(1), "{v}");
+    assert_eq!(point(&v["candidates"][0]["move"]), (9, 5), "{v}");
 }

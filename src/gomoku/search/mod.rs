@@ -61,13 +61,47 @@ static LMR: std::sync::LazyLock<[[i32; 64]; 32]> = std::sync::LazyLock::new(|| {
     t
 });
 
+/// Most ranked root moves one search returns: every line costs a full root
+/// search at every iteration, and a hint list longer than this is no help.
+pub const MAX_CANDIDATES: usize = 10;
+
 /// Bounds on one search, besides its [`Stop`]; `None` means no bound.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// The deepest iteration to search, in plies.
     pub max_depth: Option<u32>,
     /// The most nodes to search.
     pub max_nodes: Option<u64>,
+    /// How many ranked root moves [`SearchResult::candidates`] should hold: 1
+    /// (the default; 0 counts as 1) is the plain search; more runs the
+    /// multi-PV search, capped at [`MAX_CANDIDATES`] and at the number of
+    /// root moves.
+    pub candidates: usize,
+}
+
+impl Default for Limits {
+    /// No bounds, one candidate.
+    fn default() -> Limits {
+        Limits {
+            max_depth: None,
+            max_nodes: None,
+            candidates: 1,
+        }
+    }
+}
+
+/// One ranked root move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// Legal for the side to move.
+    pub point: Point,
+    /// The value of playing `point`, from the side to move's view (as
+    /// [`SearchResult::eval`]).
+    pub eval: i32,
+    /// As [`SearchResult::win_in`], for this move.
+    pub win_in: Option<i32>,
+    /// The expected line, starting with `point`.
+    pub pv: Vec<Point>,
 }
 
 /// What a search found for the side to move.
@@ -80,12 +114,18 @@ pub struct SearchResult {
     /// `Some(n > 0)`: the mover wins with its n-th own move from now; `Some(n < 0)`: loses
     /// against best defence in -n opponent moves; `None`: not proven.
     pub win_in: Option<i32>,
-    /// Deepest completed iteration.
+    /// Deepest completed iteration (ranking several candidates: the deepest
+    /// that completed at least its best line).
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
     /// Starts with `best`.
     pub pv: Vec<Point>,
+    /// The ranked root moves, best first: `candidates[0]` is `best` with
+    /// `eval`, `win_in` and `pv`. One entry unless [`Limits::candidates`]
+    /// asked for more and the position left more than one move to rank (see
+    /// the [`gomoku`](super) module documentation).
+    pub candidates: Vec<Candidate>,
 }
 
 /// A search engine that keeps its transposition table between searches.
@@ -167,6 +207,9 @@ struct Searcher<'a> {
     /// When not empty, the root searches only these moves (the ones that stop the
     /// opponent's VCF).
     root_moves: Vec<u16>,
+    /// Root moves left out of the search: the lines a multi-PV iteration has
+    /// already ranked.
+    root_excluded: Vec<u16>,
 }
 
 impl<'a> Searcher<'a> {
@@ -186,6 +229,7 @@ impl<'a> Searcher<'a> {
             bufs: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             vcf_tail: 0,
             root_moves: Vec::new(),
+            root_excluded: Vec::new(),
         }
     }
 

@@ -219,13 +219,8 @@ impl Searcher<'_> {
         }
         let mut list = std::mem::take(&mut self.bufs[ply]);
         let outcome = self.generate(&mut list);
-        if ply == 0 && !self.root_moves.is_empty() && matches!(outcome, Outcome::Moves(_)) {
-            let keep = &self.root_moves;
-            list.retain(|m| keep.contains(&m.0));
-            if list.is_empty() {
-                // the restriction to answers to a three left out every safe move
-                list.extend(self.root_moves.iter().map(|&c| (c, 0)));
-            }
+        if ply == 0 && matches!(outcome, Outcome::Moves(_)) {
+            self.restrict_root(&mut list);
         }
         let result = self.pvs_moves(
             depth,
@@ -240,6 +235,24 @@ impl Searcher<'_> {
         );
         self.bufs[ply] = list;
         result
+    }
+
+    /// Keeps, of the root's generated moves, those the root searches: the ones
+    /// that stop the opponent's VCF when that was checked, less the lines a
+    /// multi-PV iteration has already ranked.
+    pub(super) fn restrict_root(&self, list: &mut Vec<(u16, i32)>) {
+        if !self.root_moves.is_empty() {
+            let keep = &self.root_moves;
+            list.retain(|m| keep.contains(&m.0));
+            if list.is_empty() {
+                // the restriction to answers to a three left out every safe move
+                list.extend(self.root_moves.iter().map(|&c| (c, 0)));
+            }
+        }
+        if !self.root_excluded.is_empty() {
+            let skip = &self.root_excluded;
+            list.retain(|m| !skip.contains(&m.0));
+        }
     }
 
     /// First empty cell (near stones) whose flags for `side` include `flag`.
@@ -388,6 +401,11 @@ impl Searcher<'_> {
                 }
             }
             i += 1;
+        }
+        if ply == 0 && !self.root_excluded.is_empty() {
+            // the best of the moves left is not the root's value: keep the
+            // table's root move for the next iteration's first line
+            return best;
         }
         let bound = if best >= beta {
             BOUND_LOWER

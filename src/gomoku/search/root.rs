@@ -1,10 +1,30 @@
 //! The root driver: immediate answers, the root threat searches within their
-//! share of the node budget, then iterative deepening; the result and its PV.
+//! share of the node budget, then iterative deepening (over one line, or over
+//! several for ranked candidates); the result and its PV.
 
 use super::{
-    INF, Limits, MATE_BOUND, MAX_PLY, NO_MOVE, Outcome, Point, ROOT_VCF_DEPTH, ROOT_VCF_NODES,
-    ROOT_VCT_DEPTH, ROOT_VCT_NODES, SearchResult, Searcher, WIN_SCORE,
+    Candidate, INF, Limits, MATE_BOUND, MAX_CANDIDATES, MAX_PLY, NO_MOVE, Outcome, Point,
+    ROOT_VCF_DEPTH, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES, SearchResult, Searcher,
+    WIN_SCORE,
 };
+
+/// `win_in` of an evaluation: the proven win or loss it stands for, if any.
+fn win_in(eval: i32) -> Option<i32> {
+    if eval > MATE_BOUND {
+        Some((WIN_SCORE - eval) / 2 + 1)
+    } else if eval < -MATE_BOUND {
+        Some(-((WIN_SCORE + eval + 1) / 2))
+    } else {
+        None
+    }
+}
+
+/// One root line of the multi-PV search: its move, value and PV.
+struct Line {
+    mv: u16,
+    eval: i32,
+    pv: Vec<u16>,
+}
 
 impl Searcher<'_> {
     /// Any legal move, preferring good ones: used when the search can't say more.
@@ -34,30 +54,46 @@ impl Searcher<'_> {
         any_empty.unwrap_or(0) as u16
     }
 
-    fn result(&self, best: u16, eval: i32, depth: u32, pv: &[u16]) -> SearchResult {
-        let win_in = if eval > MATE_BOUND {
-            Some((WIN_SCORE - eval) / 2 + 1)
-        } else if eval < -MATE_BOUND {
-            Some(-((WIN_SCORE + eval + 1) / 2))
-        } else {
-            None
-        };
-        let mut pv_points: Vec<Point> = vec![self.b.point(best as usize)];
+    /// The line `pv` as points, starting with `best` (a `pv` that doesn't
+    /// start with it is not `best`'s line and is left out).
+    fn line_points(&self, best: u16, pv: &[u16]) -> Vec<Point> {
+        let mut points: Vec<Point> = vec![self.b.point(best as usize)];
         if pv.first() == Some(&best) {
-            pv_points.extend(
+            points.extend(
                 pv[1..]
                     .iter()
                     .take_while(|&&c| c != NO_MOVE)
                     .map(|&c| self.b.point(c as usize)),
             );
         }
-        SearchResult {
-            best: self.b.point(best as usize),
+        points
+    }
+
+    fn candidate(&self, mv: u16, eval: i32, pv: &[u16]) -> Candidate {
+        Candidate {
+            point: self.b.point(mv as usize),
             eval,
-            win_in,
+            win_in: win_in(eval),
+            pv: self.line_points(mv, pv),
+        }
+    }
+
+    /// The answer with `best` as its only candidate.
+    fn result(&self, best: u16, eval: i32, depth: u32, pv: &[u16]) -> SearchResult {
+        self.ranked(vec![self.candidate(best, eval, pv)], depth)
+    }
+
+    /// The answer from ranked candidates (at least one), the first the best.
+    fn ranked(&self, candidates: Vec<Candidate>, depth: u32) -> SearchResult {
+        let first = &candidates[0];
+        SearchResult {
+            best: first.point,
+            eval: first.eval,
+            win_in: first.win_in,
             depth,
             nodes: self.nodes,
-            pv: pv_points,
+            pv: first.pv.clone(),
+            candidates,
         }
     }
 
@@ -150,6 +186,17 @@ impl Searcher<'_> {
             .max_depth
             .unwrap_or(MAX_PLY as u32 - 8)
             .clamp(1, MAX_PLY as u32 - 8);
+        let lines = limits.candidates.clamp(1, MAX_CANDIDATES);
+        if lines > 1 {
+            let mut root_list = list;
+            if outcome != Outcome::Forced {
+                self.restrict_root(&mut root_list);
+            }
+            let lines = lines.min(root_list.len());
+            if lines > 1 {
+                return self.multi_pv(lines, max_depth, fallback);
+            }
+        }
         let mut best = fallback;
         let mut eval = self.evaluate();
         let mut depth_done = 0;
@@ -173,5 +220,59 @@ impl Searcher<'_> {
             best = fallback;
         }
         self.result(best, eval, depth_done, &pv)
+    }
+
+    /// Iterative deepening over the `lines` best root moves (more than one, at
+    /// most the number of root moves): each iteration searches the best move
+    /// with a full window, then the best of the others, and so on.
+    fn multi_pv(&mut self, lines: usize, max_depth: u32, fallback: u16) -> SearchResult {
+        let mut ranked: Vec<Line> = Vec::new();
+        let mut depth_done = 0;
+        for depth in 1..=max_depth {
+            let mut fresh: Vec<Line> = Vec::with_capacity(lines);
+            self.root_excluded.clear();
+            while fresh.len() < lines {
+                let score = self.pvs(depth as i32, -INF, INF, 0);
+                if self.aborted || self.pv_len[0] == 0 || self.pv[0][0] == NO_MOVE {
+                    break;
+                }
+                let mv = self.pv[0][0];
+                fresh.push(Line {
+                    mv,
+                    eval: score,
+                    pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                });
+                self.root_excluded.push(mv);
+            }
+            self.root_excluded.clear();
+            if !fresh.is_empty() {
+                // a later line can come out a little above an earlier one (the
+                // table and history changed in between): rank by value
+                fresh.sort_by_key(|l| std::cmp::Reverse(l.eval));
+                // an iteration cut short keeps the earlier iteration's other
+                // lines, after its own deeper ones
+                let rest: Vec<Line> = ranked
+                    .into_iter()
+                    .filter(|l| fresh.iter().all(|f| f.mv != l.mv))
+                    .collect();
+                fresh.extend(rest);
+                fresh.truncate(lines);
+                ranked = fresh;
+                depth_done = depth;
+            }
+            if self.aborted || ranked.iter().all(|l| l.eval.abs() > MATE_BOUND) {
+                break;
+            }
+        }
+        let mut candidates = Vec::with_capacity(ranked.len());
+        for l in &ranked {
+            if self.b.legal_idx(l.mv as usize) {
+                candidates.push(self.candidate(l.mv, l.eval, &l.pv));
+            }
+        }
+        if candidates.is_empty() {
+            return self.result(fallback, self.evaluate(), 0, &[fallback]);
+        }
+        self.ranked(candidates, depth_done)
     }
 }

@@ -18,6 +18,10 @@ fn commands_parse() {
     assert_eq!(parse_command("PLAY 0,14"), Ok(Command::Play((0, 14))));
     assert_eq!(parse_command("ABOUT"), Ok(Command::About));
     assert_eq!(parse_command("END"), Ok(Command::End));
+    assert_eq!(parse_command("YXNBEST 5"), Ok(Command::NBest(5)));
+    assert_eq!(parse_command("yxnbest 0\r"), Ok(Command::NBest(0)));
+    assert_eq!(parse_command("SWAP2BOARD"), Ok(Command::Swap2Board));
+    assert_eq!(parse_command("swap2board\r"), Ok(Command::Swap2Board));
     assert_eq!(
         parse_command("INFO timeout_turn 5000"),
         Ok(Command::Info {
@@ -37,8 +41,8 @@ fn commands_parse() {
 #[test]
 fn bad_commands_are_errors_not_panics() {
     assert_eq!(
-        parse_command("SWAP2BOARD"),
-        Err(ParseError::Unknown("SWAP2BOARD".into()))
+        parse_command("YXSHOWFORBID"),
+        Err(ParseError::Unknown("YXSHOWFORBID".into()))
     );
     for line in [
         "START",
@@ -54,6 +58,11 @@ fn bad_commands_are_errors_not_panics() {
         "BEGIN now",
         "INFO",
         "TAKEBACK",
+        "YXNBEST",
+        "YXNBEST x",
+        "YXNBEST -1",
+        "YXNBEST 3,3",
+        "SWAP2BOARD 3",
     ] {
         assert!(
             matches!(parse_command(line), Err(ParseError::BadArguments { .. })),
@@ -130,6 +139,7 @@ fn brain() -> Brain {
     let mut b = Brain::new().with_limits(Limits {
         max_depth: Some(2),
         max_nodes: Some(5_000),
+        ..Limits::default()
     });
     b.handle_line("INFO max_memory 16777216");
     b
@@ -404,4 +414,287 @@ fn echoed_input_is_printable_ascii_and_short() {
         replies,
         ["ERROR bad BOARD line `\\u{1b}x,\\u{7}` (expected x,y,field)"]
     );
+}
+
+#[test]
+fn swap2_lines_and_caps_parse() {
+    assert_eq!(parse_swap2_line("7,7"), Some((7, 7)));
+    assert_eq!(parse_swap2_line(" 8 , 9 \r"), Some((8, 9)));
+    // a manager that sends its BOARD lines: the field is ignored
+    assert_eq!(parse_swap2_line("8,9,2"), Some((8, 9)));
+    for bad in ["7", "7,", "7,7,3", "7,7,0", "7,7,1,1", "x,7", "-1,7", ""] {
+        assert_eq!(parse_swap2_line(bad), None, "{bad}");
+    }
+    assert_eq!(parse_cap("5000"), Ok(Some(5000)));
+    assert_eq!(parse_cap(" 12 "), Ok(Some(12)));
+    assert_eq!(parse_cap("0"), Ok(None));
+    assert_eq!(parse_cap("-1"), Ok(None));
+    assert_eq!(parse_cap("18446744073709551615"), Ok(Some(u64::MAX)));
+    for bad in ["", "x", "1.5", "99999999999999999999999"] {
+        assert_eq!(parse_cap(bad), Err(()), "{bad}");
+    }
+}
+
+#[test]
+fn info_max_node_and_max_depth_cap_the_searches() {
+    let mut b = Brain::new();
+    assert_eq!(b.limits.max_nodes, None);
+    for line in ["INFO max_node 300", "INFO max_depth 2"] {
+        assert!(b.handle_line(line).is_empty(), "{line}");
+    }
+    assert_eq!(
+        (b.limits.max_nodes, b.limits.max_depth),
+        (Some(300), Some(2))
+    );
+    assert_eq!(b.handle_line("START 15"), ["OK"]);
+    b.handle_line("INFO timeout_turn 60000");
+    b.handle_line("INFO timeout_match 0");
+    b.handle_line("PLAY 7,7");
+    let replies = b.handle_line("TURN 8,8");
+    // MESSAGE depth D eval E nodes N ...: the caps, not the minute, ended it
+    let words: Vec<&str> = replies[0].split(' ').collect();
+    let depth: u32 = words[2].parse().unwrap();
+    let nodes: u64 = words[6].parse().unwrap();
+    assert!(depth <= 2 && nodes <= 302, "{replies:?}");
+    // 0 and negative numbers lift the caps; junk leaves them
+    b.handle_line("INFO max_node soon");
+    assert_eq!(b.limits.max_nodes, Some(300));
+    b.handle_line("INFO max_node 0");
+    b.handle_line("INFO max_depth -1");
+    assert_eq!((b.limits.max_nodes, b.limits.max_depth), (None, None));
+}
+
+#[test]
+fn yxnbest_ranks_moves_then_plays_the_best() {
+    let mut b = brain();
+    assert_eq!(b.handle_line("START 15"), ["OK"]);
+    for line in ["PLAY 7,7", "TURN 8,8"] {
+        b.handle_line(line);
+    }
+    let before = b.board().unwrap().moves();
+    let replies = b.handle_line("YXNBEST 3");
+    let p = point_of(&replies);
+    let nbest: Vec<&String> = replies
+        .iter()
+        .filter(|r| r.starts_with("MESSAGE nbest "))
+        .collect();
+    assert!((1..=3).contains(&nbest.len()), "{replies:?}");
+    assert!(
+        nbest[0].starts_with(&format!("MESSAGE nbest 1: {},{} eval ", p.0, p.1)),
+        "{replies:?}"
+    );
+    for (k, line) in nbest.iter().enumerate() {
+        assert!(line.starts_with(&format!("MESSAGE nbest {}: ", k + 1)));
+        assert!(line.contains(" pv "), "{line}");
+    }
+    // the nbest lines come first, the move last
+    assert!(
+        replies[..nbest.len()]
+            .iter()
+            .all(|r| r.starts_with("MESSAGE nbest"))
+    );
+    let mut after = before.clone();
+    after.push(p);
+    assert_eq!(b.board().unwrap().moves(), after);
+    // 0 counts as 1; more than the cap is capped
+    let replies = b.handle_line("YXNBEST 0");
+    let count = |r: &[String]| r.iter().filter(|l| l.starts_with("MESSAGE nbest")).count();
+    assert_eq!(count(&replies), 1, "{replies:?}");
+    let replies = b.handle_line("YXNBEST 500");
+    assert!(
+        (1..=MAX_CANDIDATES).contains(&count(&replies)),
+        "{replies:?}"
+    );
+    assert!(Brain::new().handle_line("YXNBEST 2")[0].starts_with("ERROR"));
+}
+
+fn swap2(b: &mut Brain, stones: &[&str]) -> Vec<String> {
+    assert!(b.handle_line("SWAP2BOARD").is_empty());
+    for s in stones {
+        assert!(b.handle_line(s).is_empty(), "{s}");
+    }
+    b.handle_line("DONE")
+}
+
+#[test]
+fn swap2_with_no_stones_opens_with_three() {
+    for size in [15, 20, 5] {
+        let mut b = brain();
+        assert_eq!(b.handle_line(&format!("START {size}")), ["OK"]);
+        b.handle_line("PLAY 0,0");
+        let replies = swap2(&mut b, &[]);
+        let last = replies.last().unwrap();
+        let stones: Vec<Point> = last
+            .split(' ')
+            .map(|s| parse_pair(s).unwrap_or_else(|| panic!("{replies:?}")))
+            .collect();
+        assert_eq!(stones.len(), 3, "{replies:?}");
+        // the opening is on the board (the old game is gone); white to move
+        let board = b.board().unwrap();
+        assert_eq!(board.moves(), stones);
+        assert_eq!(board.to_move(), gomoku::Stone::White);
+        let shapes: Vec<[Point; 3]> = swap2::OPENINGS
+            .iter()
+            .filter_map(|&s| swap2::opening_stones(size, s))
+            .collect();
+        assert!(shapes.iter().any(|s| s[..] == stones[..]), "{stones:?}");
+        // the opponent stays white: the brain plays black's next move
+        let free = (0..size * size)
+            .map(|c| (c % size, c / size))
+            .find(|p| !stones.contains(p))
+            .unwrap();
+        let reply = b.handle_line(&format!("TURN {},{}", free.0, free.1));
+        let p = point_of(&reply);
+        assert_eq!(b.board().unwrap().stone(p), Some(gomoku::Stone::Black));
+    }
+}
+
+#[test]
+fn swap2_with_three_or_five_stones_swaps_or_plays_white() {
+    for stones in [
+        &["7,7", "8,7", "9,9"][..],
+        &["7,7", "8,7", "9,9", "8,8", "8,6"][..],
+        &["7,7", "0,14", "7,8"][..],
+    ] {
+        let mut b = brain();
+        assert_eq!(b.handle_line("START 15"), ["OK"]);
+        let replies = swap2(&mut b, stones);
+        assert!(replies[0].starts_with("MESSAGE swap2 "), "{replies:?}");
+        let board = b.board().unwrap().clone();
+        let given: Vec<Point> = stones.iter().map(|s| parse_pair(s).unwrap()).collect();
+        let answer = replies.last().unwrap();
+        if answer == "SWAP" {
+            // the brain is black: white moves next, then the brain answers as black
+            assert_eq!(board.moves(), given);
+            let reply = b.handle_line("TURN 0,0");
+            let p = point_of(&reply);
+            assert_eq!(b.board().unwrap().stone(p), Some(gomoku::Stone::Black));
+        } else {
+            // the brain stays white and has played white's move
+            let p = parse_pair(answer).unwrap_or_else(|| panic!("{replies:?}"));
+            assert_eq!(board.moves()[..given.len()], given[..]);
+            assert_eq!(board.moves().last(), Some(&p));
+            assert_eq!(board.stone(p), Some(gomoku::Stone::White));
+            let reply = b.handle_line("TURN 0,1");
+            let q = point_of(&reply);
+            assert_eq!(b.board().unwrap().stone(q), Some(gomoku::Stone::White));
+        }
+    }
+    // black far ahead: an open three of black's to face, the brain takes black
+    let mut b = brain();
+    assert_eq!(b.handle_line("START 15"), ["OK"]);
+    let replies = swap2(&mut b, &["7,7", "0,0", "8,7", "14,14", "9,7"]);
+    assert_eq!(
+        replies.last().map(String::as_str),
+        Some("SWAP"),
+        "{replies:?}"
+    );
+}
+
+#[test]
+fn bad_swap2_blocks_answer_error_and_keep_the_board() {
+    let mut b = brain();
+    assert!(swap2(&mut b, &[])[0].starts_with("ERROR SWAP2BOARD before START"));
+    assert_eq!(b.handle_line("START 15"), ["OK"]);
+    assert_eq!(b.handle_line("PLAY 3,3"), ["3,3"]);
+    for (stones, why) in [
+        (&["7,7"][..], "1 stones"),
+        (&["7,7", "8,8"][..], "2 stones"),
+        (&["7,7", "8,8", "9,9", "6,6"][..], "4 stones"),
+        (
+            &["7,7", "8,8", "9,9", "6,6", "5,5", "4,4"][..],
+            "more than 5",
+        ),
+        (&["7,7", "8,8", "7,7"][..], "occupied"),
+        (&["7,7", "8,8", "15,0"][..], "off the"),
+        (&["7,7", "8,8", "junk"][..], "bad SWAP2BOARD line"),
+    ] {
+        let replies = swap2(&mut b, stones);
+        assert_eq!(replies.len(), 1, "{stones:?}: {replies:?}");
+        assert!(
+            replies[0].starts_with("ERROR") && replies[0].contains(why),
+            "{stones:?}: {replies:?}"
+        );
+        assert_eq!(b.board().unwrap().moves(), [(3, 3)]);
+    }
+    // a command ends the block; the board stays
+    b.handle_line("SWAP2BOARD");
+    b.handle_line("7,7");
+    let replies = b.handle_line("ABOUT");
+    assert!(replies[0].starts_with("ERROR SWAP2BOARD block ended by ABOUT"));
+    assert_eq!(replies[1], ABOUT);
+    assert_eq!(b.board().unwrap().moves(), [(3, 3)]);
+    // renju: a black stone on a forbidden point is refused like any bad history
+    let mut b = brain();
+    b.handle_line("INFO rule 4");
+    assert_eq!(b.handle_line("START 15"), ["OK"]);
+    assert!(swap2(&mut b, &["7,7", "8,8", "7,7"])[0].starts_with("ERROR"));
+}
+
+fn found(best: Point, eval: i32) -> gomoku::SearchResult {
+    gomoku::SearchResult {
+        best,
+        eval,
+        win_in: None,
+        depth: 1,
+        nodes: 1,
+        pv: vec![best],
+        candidates: Vec::new(),
+    }
+}
+
+#[test]
+fn swap2_takes_the_better_side_and_the_most_balanced_opening() {
+    assert_eq!(
+        swap2::choose_side(&found((3, 3), 12)),
+        swap2::Choice::Play((3, 3))
+    );
+    assert_eq!(
+        swap2::choose_side(&found((3, 3), 0)),
+        swap2::Choice::Play((3, 3))
+    );
+    assert_eq!(swap2::choose_side(&found((3, 3), -1)), swap2::Choice::Swap);
+    // the shape nearest 0 wins, whatever its sign
+    let evals = [90, -40, 25, -7, 60, 8, -7, 100];
+    let mut i = 0;
+    let chosen = swap2::choose_opening(15, Rule::Freestyle, &Stop::never(), |_| {
+        i += 1;
+        Some(found((0, 0), evals[i - 1]))
+    });
+    assert_eq!(i, swap2::OPENINGS.len());
+    let expected = swap2::opening_stones(15, swap2::OPENINGS[3]).unwrap();
+    assert_eq!(chosen, Some((expected, -7)));
+    // a 5 × 5 board takes the shapes that fit; a stopped clock, only the first
+    let fits = swap2::OPENINGS
+        .iter()
+        .filter(|&&s| swap2::opening_stones(5, s).is_some())
+        .count();
+    assert!((1..swap2::OPENINGS.len()).contains(&fits));
+    let mut searched = 0;
+    swap2::choose_opening(5, Rule::Renju, &Stop::never(), |_| {
+        searched += 1;
+        Some(found((0, 0), 5))
+    });
+    assert_eq!(searched, fits);
+    let stop = Stop::never();
+    stop.cancel();
+    let mut searched = 0;
+    let chosen = swap2::choose_opening(15, Rule::Freestyle, &stop, |_| {
+        searched += 1;
+        Some(found((0, 0), 5))
+    });
+    assert_eq!(searched, 1);
+    assert!(chosen.is_some());
+    // the opening searches keep the brain's caps, within their own budget
+    let capped = swap2::opening_limits(&Limits {
+        max_nodes: Some(500),
+        max_depth: Some(3),
+        candidates: 4,
+    });
+    assert_eq!(
+        (capped.max_nodes, capped.max_depth, capped.candidates),
+        (Some(500), Some(3), 1)
+    );
+    let open = swap2::opening_limits(&Limits::default());
+    assert_eq!(open.max_nodes, Some(swap2::OPENING_NODES));
 }
