@@ -46,6 +46,7 @@ fn main() {
         let limits = Limits {
             max_depth,
             max_nodes,
+            ..Limits::default()
         };
         let stop = match (max_nodes, max_depth) {
             (None, None) => Stop::after(Duration::from_millis(ms)),
