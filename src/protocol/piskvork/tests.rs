@@ -1,5 +1,7 @@
 //! Tests of the piskvork protocol front end.
 
+use std::time::Duration;
+
 use super::*;
 
 #[test]
