@@ -50,9 +50,10 @@
 //! Reported: the engine's score (win 1, draw ½) per colour with a Wilson 95%
 //! interval over games; the pentanomial counts over pairs with the score,
 //! the Elo difference and its 95% interval (`stats.rs`); with `--sprt` the
-//! log-likelihood ratio after each pair, stopping at a decision; forfeits;
-//! per game (when printed) and overall, the wall time per move of each side
-//! and our engine's nodes per second and depth. `--verbose` prints every
+//! log-likelihood ratio and the running wins, draws and losses after each
+//! pair, stopping at a decision; forfeits; per game (when printed) and
+//! overall, the wall time per move of each side and our engine's nodes per
+//! second and depth. `--verbose` prints every
 //! game's moves, opening included, for replay.
 
 mod baseline;
@@ -786,9 +787,9 @@ fn run(args: &Args) -> Result<(), String> {
         }
         if let Some(sprt) = &sprt {
             let llr = penta.llr(sprt.elo0, sprt.elo1);
-            if args.verbose {
-                println!("pair {pair}: LLR {llr:.3}");
-            }
+            // Every pair, so that a run stopped from outside still shows where it stood.
+            let [won, drawn, lost] = [0, 1, 2].map(|slot| tally[0][slot] + tally[1][slot]);
+            println!("pair {pair}: LLR {llr:.3}, engine +{won} ={drawn} -{lost}");
             decision = sprt.decide(llr);
             if decision.is_some() {
                 break;
