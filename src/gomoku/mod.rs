@@ -51,6 +51,9 @@ mod patterns;
 mod search;
 #[cfg(test)]
 mod tests;
+// The evaluation's features, for the tuning example: behind `testkit`.
+#[cfg(any(test, feature = "testkit"))]
+pub mod tuning;
 
 pub use board::Board;
 pub use search::{Candidate, Engine, Limits, MAX_CANDIDATES, SearchResult, WIN_SCORE, search};

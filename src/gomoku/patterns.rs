@@ -53,7 +53,7 @@ pub const FL_MAYBE_FORBIDDEN: u8 = 32;
 /// can sum them: value (bits 0..24), completes a five (bit 24), makes a straight four or
 /// two fours (bit 33), makes a four and an open three (bit 42), the flags (bits 56..64).
 /// The 9-bit lanes hold any count of cells (at most 484) and 24 bits any value sum (at
-/// most 484 × 5500). Lane totals never go negative, so sums of whole words stay exact
+/// most 484 cells at the largest cell value, checked when compiled). Lane totals never go negative, so sums of whole words stay exact
 /// under wrapping arithmetic; the flag bits of a sum are meaningless (and carry out of
 /// the word, not into the lanes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -224,56 +224,119 @@ fn build_line(exact: bool, base3: &[u16; 1024]) -> Vec<u8> {
     table
 }
 
-const DIR_VALUE: [i32; 11] = [0, 1, 4, 10, 12, 40, 45, 110, 110, 0, 0];
+/// How many evaluation features a cell has (see [`cell_features`]).
+pub const FEATURES: usize = 15;
+
+/// What each evaluation feature counts, for the tuning tool's report.
+#[cfg_attr(not(any(test, feature = "testkit")), allow(dead_code))]
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "one",
+    "closed two",
+    "open two",
+    "closed three",
+    "open three",
+    "four",
+    "straight four",
+    "double four in a line",
+    "five",
+    "straight four or two fours",
+    "four-three",
+    "three-three",
+    "three and a two",
+    "four and a two",
+    "two open twos",
+];
+
+/// The value of a stone on a cell is `WEIGHTS · cell_features(codes)`. Fitted
+/// to self-play outcomes by the tuning example (`gomoku_tune`); the five's
+/// weight is not fitted (a position with a five point is never quiet) and
+/// only has to dwarf the rest.
+pub const WEIGHTS: [i32; FEATURES] = [
+    1, 1, 0, 23, 40, 79, 299, 0, 4000, 326, 899, 81, 100, 188, 25,
+];
+
+/// More than any cell's value: four directions at the largest direction
+/// weight, and every bonus at once.
+const CELL_VALUE_BOUND: i32 = {
+    let (mut dir, mut bonus, mut i) = (0, 0, 0);
+    while i < FEATURES {
+        if i < 8 {
+            if WEIGHTS[i] > dir {
+                dir = WEIGHTS[i];
+            }
+        } else {
+            bonus += WEIGHTS[i];
+        }
+        i += 1;
+    }
+    4 * dir + bonus
+};
+const _: () = assert!(
+    484 * CELL_VALUE_BOUND < 1 << 24,
+    "value sums overflow their lane"
+);
+
+/// A cell's evaluation features for one side, from its four direction codes:
+/// how many directions hold each code from [`ONE`] to [`F44`], then one each
+/// for a five, a straight four (or two fours), a four-three, a three-three, an
+/// open three beside a two or closed three, a four beside a two or closed
+/// three, and two open twos with nothing bigger.
+pub fn cell_features(codes: [u8; 4]) -> [u8; FEATURES] {
+    let mut f = [0u8; FEATURES];
+    let count = |k: u8| codes.iter().filter(|&&c| c == k).count() as u8;
+    for (i, k) in (ONE..=F44).enumerate() {
+        f[i] = count(k);
+    }
+    let fours = count(B4) + count(F4) + 2 * count(F44);
+    let threes = count(F3);
+    let twos = count(F2) + count(B3);
+    let open4 = count(F4) > 0 || fours >= 2;
+    f[8] = codes.contains(&F5) as u8;
+    f[9] = open4 as u8;
+    f[10] = (!open4 && fours > 0 && threes > 0) as u8;
+    f[11] = (!open4 && fours == 0 && threes >= 2) as u8;
+    f[12] = (fours == 0 && threes == 1 && twos > 0) as u8;
+    f[13] = (fours == 1 && !open4 && threes == 0 && twos > 0) as u8;
+    f[14] = (fours == 0 && threes == 0 && count(F2) >= 2) as u8;
+    f
+}
 
 pub fn cell_info(codes: [u8; 4]) -> CellInfo {
-    let five = codes.contains(&F5);
-    let mut fours = 0;
-    let mut straight = false;
-    let mut threes = 0;
-    let mut value = 0;
-    for &c in &codes {
-        match c {
-            B4 => fours += 1,
-            F4 => {
-                fours += 1;
-                straight = true;
-            }
-            F44 => fours += 2,
-            F3 => threes += 1,
-            _ => {}
-        }
-        value += DIR_VALUE[c as usize];
-    }
+    let features = cell_features(codes);
+    let value: i32 = features
+        .iter()
+        .zip(WEIGHTS)
+        .map(|(&f, w)| f as i32 * w)
+        .sum();
+    let five = features[8] > 0;
+    let fours = features[5] + features[6] + 2 * features[7];
+    let threes = features[4];
     let over = codes.contains(&OVER);
-    let open4 = straight || fours >= 2;
+    let open4 = features[9] > 0;
     let mut flags = 0;
     if five {
         flags |= FL_FIVE;
-        value += 4000;
     }
     if fours > 0 {
         flags |= FL_FOUR;
     }
     if open4 {
         flags |= FL_OPEN4;
-        value += 700;
     }
     if threes > 0 {
         flags |= FL_THREE;
     }
-    if !open4 && ((fours > 0 && threes > 0) || threes >= 2) {
+    if features[10] + features[11] > 0 {
         flags |= FL_DOUBLE;
-        value += if fours > 0 { 300 } else { 150 };
     }
     if !five && (over || fours >= 2 || threes >= 2) {
         flags |= FL_MAYBE_FORBIDDEN;
     }
     CellInfo(
-        value as u64
+        value.max(0) as u64
             | ((flags & FL_FIVE != 0) as u64) << LANE_FIVE
             | ((flags & FL_OPEN4 != 0) as u64) << LANE_OPEN4
-            | ((fours > 0 && threes > 0 && !open4) as u64) << LANE_FOUR_THREE
+            | (features[10] as u64) << LANE_FOUR_THREE
             | (flags as u64) << FLAGS_SHIFT,
     )
 }

@@ -47,6 +47,9 @@ const LMP: [usize; 8] = [usize::MAX, 4, 6, 8, 11, 15, 20, 26];
 /// Quiescence VCF at the leaves: at most this many fours, within this many nodes.
 const LEAF_VCF_DEPTH: i32 = 3;
 const LEAF_VCF_NODES: u64 = 24;
+/// The evaluation weighs the side to move's cell values by this fraction
+/// against the opponent's (fitted with the weights, see `gomoku_tune`).
+pub const INITIATIVE: (i32, i32) = (27, 20);
 /// Futility margins by depth (evaluation units).
 const FUTILITY: [i32; 4] = [0, 60, 150, 300];
 

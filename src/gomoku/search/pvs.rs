@@ -7,8 +7,8 @@ use crate::gomoku::patterns::{
 
 use super::table::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, score_from_tt, score_to_tt};
 use super::{
-    FUTILITY, INF, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR, MATE_BOUND, MAX_PLY, NO_MOVE, Outcome,
-    Searcher, WIN_SCORE,
+    FUTILITY, INF, INITIATIVE, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR, MATE_BOUND, MAX_PLY,
+    NO_MOVE, Outcome, Searcher, WIN_SCORE,
 };
 
 /// Late-move reduction of the `i`-th move of a node at `depth` (none for the first moves
@@ -117,7 +117,7 @@ impl Searcher<'_> {
         let me = self.b.value_sum(s);
         let op = self.b.value_sum(1 - s);
         // the side to move gets the initiative
-        (me * 5 / 4 - op) / 4
+        (me * INITIATIVE.0 / INITIATIVE.1 - op) / 4
     }
 
     pub(super) fn pvs(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
