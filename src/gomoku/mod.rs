@@ -3,14 +3,21 @@
 //! * [`Board`] keeps, for every empty cell, each side's pattern code in each of the four
 //!   line directions (five, straight four, four, open three, three, open two, ...), read
 //!   from precomputed tables over the 11-cell window around the cell and refreshed
-//!   incrementally on play/undo; the evaluation is the sum of the cells' pattern values.
+//!   incrementally on play/undo. A stone on a cell is worth a weighted sum of that
+//!   cell's features (how many directions hold each code, plus bonuses for a straight
+//!   four, a four-three, a three-three and three smaller shape combinations); the
+//!   evaluation weighs the side to move's total against the opponent's. The weights
+//!   and the side to move's factor are fitted to the outcomes of self-play games by
+//!   Texel's method (least squares between the result and a logistic of the
+//!   evaluation over quiet positions), by the `gomoku_tune` example.
 //! * Rules are exact: freestyle (five or more), standard (exactly five, for both colours),
 //!   renju (black: exactly five; overline, double four, double three forbidden, with the
 //!   recursive definition of a three; a five beats a forbidden shape; white: five or more).
 //! * [`search`] / [`Engine::search`]: immediate win, forced blocks, a VCF (continuous fours)
 //!   solver at the root (also run for the opponent, given the move, to keep the root to
 //!   moves that stop his VCF), a bounded VCT solver and iterative-deepening PVS with a
-//!   transposition table, killer and history ordering, threat-restricted move lists and late-move reductions.
+//!   transposition table and aspiration windows at the root, killer and history ordering,
+//!   threat-restricted move lists, late-move reductions and pruning, futility pruning.
 //! * Ranked candidates ([`Limits::candidates`] > 1): after the same root work, the
 //!   iterative deepening becomes a multi-PV search. Each iteration searches the root with
 //!   a full window, takes the best move as line 1, leaves it out of the root's move list

@@ -50,6 +50,12 @@ const LEAF_VCF_NODES: u64 = 24;
 /// The evaluation weighs the side to move's cell values by this fraction
 /// against the opponent's (fitted with the weights, see `gomoku_tune`).
 pub const INITIATIVE: (i32, i32) = (27, 20);
+/// Aspiration windows: from this iteration on, the root is first searched this far
+/// either side of the last value; a window that fails doubles until it passes
+/// `ASPIRATION_MAX`, then opens fully.
+const ASPIRATION_MIN_DEPTH: u32 = 4;
+const ASPIRATION_DELTA: i32 = 40;
+const ASPIRATION_MAX: i32 = 1000;
 /// Futility margins by depth (evaluation units).
 const FUTILITY: [i32; 4] = [0, 60, 150, 300];
 

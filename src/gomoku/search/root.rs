@@ -3,9 +3,9 @@
 //! several for ranked candidates); the result and its PV.
 
 use super::{
-    Candidate, INF, Limits, MATE_BOUND, MAX_CANDIDATES, MAX_PLY, NO_MOVE, Outcome, Point,
-    ROOT_VCF_DEPTH, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES, SearchResult, Searcher,
-    WIN_SCORE,
+    ASPIRATION_DELTA, ASPIRATION_MAX, ASPIRATION_MIN_DEPTH, Candidate, INF, Limits, MATE_BOUND,
+    MAX_CANDIDATES, MAX_PLY, NO_MOVE, Outcome, Point, ROOT_VCF_DEPTH, ROOT_VCF_NODES,
+    ROOT_VCT_DEPTH, ROOT_VCT_NODES, SearchResult, Searcher, WIN_SCORE,
 };
 
 /// `win_in` of an evaluation: the proven win or loss it stands for, if any.
@@ -202,7 +202,11 @@ impl Searcher<'_> {
         let mut depth_done = 0;
         let mut pv = vec![fallback];
         for depth in 1..=max_depth {
-            let score = self.pvs(depth as i32, -INF, INF, 0);
+            let score = if depth >= ASPIRATION_MIN_DEPTH && eval.abs() < MATE_BOUND {
+                self.aspiration(depth as i32, eval)
+            } else {
+                self.pvs(depth as i32, -INF, INF, 0)
+            };
             if self.aborted {
                 break;
             }
@@ -220,6 +224,27 @@ impl Searcher<'_> {
             best = fallback;
         }
         self.result(best, eval, depth_done, &pv)
+    }
+
+    /// The root searched in a window around the last iteration's value `guess`,
+    /// widened on the failing side until the value falls inside (or the window
+    /// is the whole range).
+    fn aspiration(&mut self, depth: i32, guess: i32) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut lo, mut hi) = (guess - delta, guess + delta);
+        loop {
+            let score = self.pvs(depth, lo, hi, 0);
+            if self.aborted || (score > lo && score < hi) {
+                return score;
+            }
+            delta *= 2;
+            let wide = delta > ASPIRATION_MAX;
+            if score <= lo {
+                lo = if wide { -INF } else { score - delta };
+            } else {
+                hi = if wide { INF } else { score + delta };
+            }
+        }
     }
 
     /// Iterative deepening over the `lines` best root moves (more than one, at
