@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::{Parser, ValueEnum};
 
 use gamebot::gomoku::tuning::{
-    FEATURE_NAMES, FEATURES, INITIATIVE, SideFeatures, WEIGHTS, quiet_features,
+    FEATURE_NAMES, FEATURES, FIVE_FEATURE, INITIATIVE, SideFeatures, WEIGHTS, quiet_features,
 };
 use gamebot::gomoku::{Board, Engine, Limits, Point, Rule, Stone};
 use gamebot::rng::SplitMix64;
@@ -324,7 +324,7 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize) {
         }
         let scale = 1.0 / train.len().max(1) as f64;
         for j in 0..n {
-            if j == 8 {
+            if j == FIVE_FEATURE {
                 continue;
             }
             let gj = grad[j] * scale;

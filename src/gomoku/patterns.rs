@@ -53,8 +53,8 @@ pub const FL_MAYBE_FORBIDDEN: u8 = 32;
 /// can sum them: value (bits 0..24), completes a five (bit 24), makes a straight four or
 /// two fours (bit 33), makes a four and an open three (bit 42), the flags (bits 56..64).
 /// The 9-bit lanes hold any count of cells (at most 484) and 24 bits any value sum (at
-/// most 484 cells at the largest cell value, checked when compiled). Lane totals never go negative, so sums of whole words stay exact
-/// under wrapping arithmetic; the flag bits of a sum are meaningless (and carry out of
+/// most 484 cells at the largest cell value, checked when compiled). Lane totals never go
+/// negative, so sums of whole words stay exact under wrapping arithmetic; the flag bits of a sum are meaningless (and carry out of
 /// the word, not into the lanes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellInfo(u64);
@@ -227,6 +227,18 @@ fn build_line(exact: bool, base3: &[u16; 1024]) -> Vec<u8> {
 /// How many evaluation features a cell has (see [`cell_features`]).
 pub const FEATURES: usize = 15;
 
+/// The first features count the directions holding each line code from [`ONE`]
+/// to [`F44`]; the bonus features follow, at these indices.
+const DIRECTION_FEATURES: usize = 8;
+/// The cell completes a five (only on the board to dwarf every other value).
+pub const FIVE_FEATURE: usize = 8;
+const OPEN4_FEATURE: usize = 9;
+const FOUR_THREE_FEATURE: usize = 10;
+const THREE_THREE_FEATURE: usize = 11;
+const THREE_TWO_FEATURE: usize = 12;
+const FOUR_TWO_FEATURE: usize = 13;
+const TWO_TWOS_FEATURE: usize = 14;
+
 /// What each evaluation feature counts, for the tuning tool's report.
 #[cfg_attr(not(any(test, feature = "testkit")), allow(dead_code))]
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -260,7 +272,7 @@ pub const WEIGHTS: [i32; FEATURES] = [
 const CELL_VALUE_BOUND: i32 = {
     let (mut dir, mut bonus, mut i) = (0, 0, 0);
     while i < FEATURES {
-        if i < 8 {
+        if i < DIRECTION_FEATURES {
             if WEIGHTS[i] > dir {
                 dir = WEIGHTS[i];
             }
@@ -291,13 +303,13 @@ pub fn cell_features(codes: [u8; 4]) -> [u8; FEATURES] {
     let threes = count(F3);
     let twos = count(F2) + count(B3);
     let open4 = count(F4) > 0 || fours >= 2;
-    f[8] = codes.contains(&F5) as u8;
-    f[9] = open4 as u8;
-    f[10] = (!open4 && fours > 0 && threes > 0) as u8;
-    f[11] = (!open4 && fours == 0 && threes >= 2) as u8;
-    f[12] = (fours == 0 && threes == 1 && twos > 0) as u8;
-    f[13] = (fours == 1 && !open4 && threes == 0 && twos > 0) as u8;
-    f[14] = (fours == 0 && threes == 0 && count(F2) >= 2) as u8;
+    f[FIVE_FEATURE] = codes.contains(&F5) as u8;
+    f[OPEN4_FEATURE] = open4 as u8;
+    f[FOUR_THREE_FEATURE] = (!open4 && fours > 0 && threes > 0) as u8;
+    f[THREE_THREE_FEATURE] = (!open4 && fours == 0 && threes >= 2) as u8;
+    f[THREE_TWO_FEATURE] = (fours == 0 && threes == 1 && twos > 0) as u8;
+    f[FOUR_TWO_FEATURE] = (fours == 1 && !open4 && threes == 0 && twos > 0) as u8;
+    f[TWO_TWOS_FEATURE] = (fours == 0 && threes == 0 && count(F2) >= 2) as u8;
     f
 }
 
@@ -308,11 +320,12 @@ pub fn cell_info(codes: [u8; 4]) -> CellInfo {
         .zip(WEIGHTS)
         .map(|(&f, w)| f as i32 * w)
         .sum();
-    let five = features[8] > 0;
-    let fours = features[5] + features[6] + 2 * features[7];
-    let threes = features[4];
+    let five = features[FIVE_FEATURE] > 0;
+    let count = |code: u8| features[(code - ONE) as usize];
+    let fours = count(B4) + count(F4) + 2 * count(F44);
+    let threes = count(F3);
     let over = codes.contains(&OVER);
-    let open4 = features[9] > 0;
+    let open4 = features[OPEN4_FEATURE] > 0;
     let mut flags = 0;
     if five {
         flags |= FL_FIVE;
@@ -326,7 +339,7 @@ pub fn cell_info(codes: [u8; 4]) -> CellInfo {
     if threes > 0 {
         flags |= FL_THREE;
     }
-    if features[10] + features[11] > 0 {
+    if features[FOUR_THREE_FEATURE] + features[THREE_THREE_FEATURE] > 0 {
         flags |= FL_DOUBLE;
     }
     if !five && (over || fours >= 2 || threes >= 2) {
@@ -336,7 +349,7 @@ pub fn cell_info(codes: [u8; 4]) -> CellInfo {
         value.max(0) as u64
             | ((flags & FL_FIVE != 0) as u64) << LANE_FIVE
             | ((flags & FL_OPEN4 != 0) as u64) << LANE_OPEN4
-            | (features[10] as u64) << LANE_FOUR_THREE
+            | (features[FOUR_THREE_FEATURE] as u64) << LANE_FOUR_THREE
             | (flags as u64) << FLAGS_SHIFT,
     )
 }

@@ -9,7 +9,7 @@
 use super::Board;
 use super::patterns::{self, cell_features};
 
-pub use super::patterns::{FEATURE_NAMES, FEATURES, WEIGHTS};
+pub use super::patterns::{FEATURE_NAMES, FEATURES, FIVE_FEATURE, WEIGHTS};
 pub use super::search::INITIATIVE;
 
 /// One side's feature counts, summed over the empty cells.
