@@ -252,13 +252,24 @@ struct Model {
 }
 
 impl Model {
-    fn eval(&self, s: &Sample) -> f64 {
+    /// The side to move's and the opponent's value sums.
+    fn sums(&self, s: &Sample) -> (f64, f64) {
         let (mut me, mut op) = (0.0, 0.0);
         for k in 0..FEATURES {
             me += self.w[k] * s.me[k] as f64;
             op += self.w[k] * s.op[k] as f64;
         }
+        (me, op)
+    }
+
+    /// The evaluation of a position with these value sums (as the search's).
+    fn value(&self, me: f64, op: f64) -> f64 {
         (self.initiative * me - op) / 4.0
+    }
+
+    fn eval(&self, s: &Sample) -> f64 {
+        let (me, op) = self.sums(s);
+        self.value(me, op)
     }
 }
 
@@ -310,12 +321,8 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize) {
     for epoch in 1..=epochs {
         let mut grad = vec![0.0; n];
         for s in train {
-            let (mut me, mut op) = (0.0, 0.0);
-            for j in 0..FEATURES {
-                me += model.w[j] * s.me[j] as f64;
-                op += model.w[j] * s.op[j] as f64;
-            }
-            let p = sigmoid((model.initiative * me - op) / 4.0 / k);
+            let (me, op) = model.sums(s);
+            let p = sigmoid(model.value(me, op) / k);
             let g = 2.0 * (p - s.score) * p * (1.0 - p) / k / 4.0;
             for (j, gj) in grad.iter_mut().enumerate().take(FEATURES) {
                 *gj += g * (model.initiative * s.me[j] as f64 - s.op[j] as f64);
