@@ -46,7 +46,9 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
 
-use gamebot::doudizhu::bot::{GameState, PlayOptions, SplitMix64, choose_play_with, random_deal};
+use gamebot::doudizhu::bot::{
+    GameState, Objective, PlayOptions, SplitMix64, choose_play_with, random_deal,
+};
 use gamebot::doudizhu::endgame::Seat;
 use gamebot::doudizhu::{Combo, ComboType, Hand, Rank, Rules, beats, legal_moves, split};
 use gamebot::stop::Stop;
@@ -91,6 +93,16 @@ struct Args {
     /// Sample the hidden hands uniformly, without the bias from passes.
     #[arg(long)]
     no_infer: bool,
+    /// What the bot plays for: `win` or `score` (points: bombs and springs).
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::Win)]
+    objective: ObjectiveArg,
+}
+
+/// The bot's objective.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+enum ObjectiveArg {
+    Win,
+    Score,
 }
 
 // --------------------------------------------------------------- opponents
@@ -445,6 +457,10 @@ fn main() {
     let mut by_strength: std::collections::BTreeMap<i32, (usize, usize)> = Default::default();
     let base = PlayOptions {
         no_pass_inference: args.no_infer,
+        objective: match args.objective {
+            ObjectiveArg::Win => Objective::Win,
+            ObjectiveArg::Score => Objective::Score,
+        },
         ..PlayOptions::default()
     };
     let started = Instant::now();

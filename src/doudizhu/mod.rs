@@ -36,6 +36,7 @@ mod cards;
 mod combo;
 pub mod endgame;
 mod moves;
+pub mod score;
 mod split;
 
 #[cfg(test)]

@@ -25,13 +25,14 @@ use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai};
     paths(
         health::healthz, health::readyz, metrics::metrics, openapi_yaml,
         doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play, doudizhu::bid,
+        doudizhu::double::double,
         mahjong::discard, mahjong::claim, mjai::mjai,
         gomoku::best_move,
     ),
     components(schemas(error::Problem, error::FieldError)),
     modifiers(&SwaggerRoute, &CommonProblems),
     tags(
-        (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving, play and bid"),
+        (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving, play, bid and doubling"),
         (name = "mahjong", description = "Mahjong (Hong Kong, Riichi, Red Dragon): discards and claims"),
         (name = "gomoku", description = "Gomoku (freestyle, standard, renju): the engine's move"),
         (name = "operations", description = "Health, readiness, metrics and documentation"),
@@ -95,7 +96,12 @@ pub async fn openapi_yaml() -> impl IntoResponse {
 struct CommonProblems;
 
 /// Operations that run on the search pool and so may answer 503.
-const SEARCH_ROUTES: &[&str] = &["/doudizhu/endgame", "/doudizhu/play", "/gomoku/move"];
+const SEARCH_ROUTES: &[&str] = &[
+    "/doudizhu/endgame",
+    "/doudizhu/play",
+    "/doudizhu/double",
+    "/gomoku/move",
+];
 
 impl CommonProblems {
     fn problem(

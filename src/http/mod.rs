@@ -111,6 +111,7 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/doudizhu/endgame", post(doudizhu::endgame))
         .route("/doudizhu/play", post(doudizhu::play))
         .route("/doudizhu/bid", post(doudizhu::bid))
+        .route("/doudizhu/double", post(doudizhu::double::double))
         .route("/mahjong/discard", post(mahjong::discard))
         .route("/mahjong/claim", post(mahjong::claim))
         .route("/mahjong/mjai", post(mjai::mjai))

@@ -496,6 +496,142 @@ async fn play_rejects_impossible_games_naming_the_field() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn candidates_rank_the_play_first_and_follow_the_seed() {
+    let (app, _) = test_app(test_config(2, 8));
+    let [landlord, down, _] = deal(5);
+    // A lead by the landlord (rollouts), then a peasant's answer.
+    let lead = serde_json::json!({"seat": "landlord", "hand": landlord, "history": [],
+                                  "seed": 3, "candidates": 5, "budget_ms": 5000});
+    for objective in ["win", "score"] {
+        let mut body = lead.clone();
+        body["objective"] = objective.into();
+        let r = play(&app, body.clone()).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        let v = r.json();
+        let cands = v["candidates"].as_array().expect("candidates asked for");
+        assert!(!cands.is_empty() && cands.len() <= 5, "{v}");
+        assert_eq!(
+            cands[0]["cards"], v["cards"],
+            "the play leads the list: {v}"
+        );
+        for c in cands {
+            let w = c["win_rate"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&w), "{c}");
+            assert!(c["samples"].as_u64().unwrap() > 0, "{c}");
+            // A landlord's points at bid 1 are ±2 times a power of two.
+            assert!(
+                c["expected_points"].as_f64().unwrap().abs() <= 2.0 * 2f64.powi(6),
+                "{c}"
+            );
+        }
+        // The same request and seed give the same list.
+        assert_eq!(play(&app, body).await.json()["candidates"], v["candidates"]);
+    }
+    // Without `candidates` the answer has none, and the same play.
+    let plain = play(
+        &app,
+        serde_json::json!({"seat": "landlord", "hand": landlord,
+                                              "history": [], "seed": 3, "budget_ms": 5000}),
+    )
+    .await
+    .json();
+    assert!(plain.get("candidates").is_none(), "{plain}");
+    let ranked = play(&app, lead.clone()).await.json();
+    assert_eq!(plain["cards"], ranked["cards"]);
+    // A forced answer (only a pass or one play) is still ranked on request.
+    let first = landlord[..1].to_string();
+    let r = play(
+        &app,
+        serde_json::json!({"seat": "landlord_down", "hand": down,
+                                          "history": [first], "candidates": 3, "seed": 1}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["candidates"][0]["cards"], v["cards"], "{v}");
+}
+
+#[tokio::test]
+async fn play_options_are_checked() {
+    let (app, _) = test_app(test_config(1, 1));
+    let [landlord, _, _] = deal(6);
+    for (extra, pointer) in [
+        (serde_json::json!({"candidates": 0}), "/candidates"),
+        (serde_json::json!({"candidates": 10}), "/candidates"),
+        (serde_json::json!({"objective": "fun"}), "/objective"),
+        (
+            serde_json::json!({"payout": {"bombs_double": 1}}),
+            "/payout/bombs_double",
+        ),
+        (
+            serde_json::json!({"payout": {"jackpot": true}}),
+            "/payout/jackpot",
+        ),
+    ] {
+        let mut body = serde_json::json!({"seat": "landlord", "hand": landlord, "history": []});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let r = play(&app, body.clone()).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+    }
+}
+
+async fn double(app: &axum::Router, body: serde_json::Value) -> Reply {
+    call(app, post_json("/doudizhu/double", &body.to_string())).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doubling_follows_the_hand() {
+    let (app, _) = test_app(test_config(2, 8));
+    // Rocket, four 2s, aces and a long chain: the landlord wins nearly always.
+    let strong = serde_json::json!({"seat": "landlord", "hand": "2222AAAKBR3456789TJQ",
+                                    "landlord_cards": "3AK", "bid": 3, "seed": 1});
+    let r = double(&app, strong.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["double"], true, "{v}");
+    assert!(v["win_rate"].as_f64().unwrap() > 0.8, "{v}");
+    let stay = v["expected_points_stay"].as_f64().unwrap();
+    assert!((v["expected_points_double"].as_f64().unwrap() - 2.0 * stay).abs() < 1e-9);
+    // Reproducible by seed.
+    assert_eq!(double(&app, strong).await.json(), v);
+    // A peasant with small scattered cards facing that landlord does not.
+    let weak = serde_json::json!({"seat": "landlord_up", "hand": "33445566778899TTJ",
+                                  "landlord_cards": "3AK", "seed": 1});
+    let v = double(&app, weak).await.json();
+    assert_eq!(v["double"], false, "{v}");
+    assert!(v["win_rate"].as_f64().unwrap() < 0.5, "{v}");
+    for (body, pointer) in [
+        (
+            serde_json::json!({"seat": "landlord", "hand": "33445566778899TTJ", "landlord_cards": "3AK"}),
+            "/hand",
+        ),
+        (
+            serde_json::json!({"seat": "landlord_up", "hand": "33445566778899TTJ", "landlord_cards": "3AK", "bid": 4}),
+            "/bid",
+        ),
+        (
+            serde_json::json!({"seat": "landlord_up", "hand": "33445566778899TTJ", "landlord_cards": "3A"}),
+            "/landlord_cards",
+        ),
+        (
+            serde_json::json!({"seat": "landlord_up", "hand": "33445566778899TTJ", "landlord_cards": "333"}),
+            "/landlord_cards",
+        ),
+        (
+            serde_json::json!({"seat": "landlord", "hand": "2222AAAKBR3456789TJQ", "landlord_cards": "555"}),
+            "/landlord_cards",
+        ),
+    ] {
+        let r = double(&app, body.clone()).await;
+        let p = assert_problem(&r, 422);
+        assert_eq!(p["errors"][0]["pointer"], pointer, "{body}: {p}");
+    }
+}
+
 #[tokio::test]
 async fn bids_rise_or_pass() {
     let (app, _) = test_app(test_config(1, 1));

@@ -88,30 +88,35 @@
 //! the first deal cannot be solved within a third of its node cap.
 
 mod deal;
+mod double;
 mod heuristic;
 mod rollout;
 mod search;
 mod state;
+mod value;
 
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::cache::TranspositionCache;
+use crate::doudizhu::score::Payout;
 use crate::doudizhu::{Combo, Hand, legal_moves};
 use crate::stop::Stop;
 
 /// The bot's generator; re-exported here, where its users look for it.
 pub use crate::rng::SplitMix64;
 pub use deal::PASS_KEEP_ONE_IN;
+pub use double::{DOUBLE_ROLLOUTS, DOUBLE_WIN_RATE, DoubleDecision, choose_double};
 // A test fixture (self-play, arenas, benches), not part of the API: built for
 // the crate's own tests and behind the `testkit` feature.
 #[cfg(any(test, feature = "testkit"))]
 pub use deal::random_deal;
 pub use rollout::{ROLLOUT_CANDIDATES, ROLLOUT_MARGIN, ROLLOUTS};
 pub use state::{GameState, HistoryError, starting_cards};
+pub use value::{Candidate, Objective, seat_points};
 
 use heuristic::Ctx;
-use rollout::rollout_search;
+use rollout::{rollout_candidates, rollout_search, rollout_stats};
 use search::search;
 
 /// What [`choose_play`] decided.
@@ -130,6 +135,11 @@ pub struct Decision {
     pub deals_solved: u32,
     /// Wall-clock time taken to decide.
     pub elapsed: Duration,
+    /// Ranked moves with their estimates, `play` first, at most
+    /// [`PlayOptions::candidates`] (one when that is 0); empty when nothing
+    /// was sampled (a forced or heuristic answer) and no ranking was asked
+    /// for.
+    pub candidates: Vec<Candidate>,
 }
 
 impl fmt::Display for Decision {
@@ -155,6 +165,9 @@ pub const FOLLOW_SLACK: i32 = 15;
 /// the request and seed alone, not on machine speed; the request's time
 /// budget still stops the search early as a safety net.
 pub const SEARCH_NODES: u64 = 360_000;
+/// Most ranked candidates a decision carries: the rollouts compare at most
+/// this many moves.
+pub const MAX_CANDIDATES: usize = ROLLOUT_CANDIDATES;
 /// Deals sampled at most.
 const MAX_DEALS: u32 = 48;
 /// Share of the request's time budget the search and rollouts may take (150
@@ -175,9 +188,21 @@ pub fn choose_play(
 }
 
 /// Settings of [`choose_play_with`]; the default is what [`choose_play`]
-/// (and so the HTTP API) plays.
+/// plays: for the win, with no ranked candidates beyond what the decision
+/// sampled anyway.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PlayOptions {
+    /// What the bot plays for.
+    pub objective: Objective,
+    /// How finished games are scored (for [`Objective::Score`] and the
+    /// candidates' expected points).
+    pub payout: Payout,
+    /// How many ranked candidates the decision should carry (at most
+    /// [`MAX_CANDIDATES`]; 0, the default, asks for none). When asked for, a
+    /// decision that sampled nothing (a forced or heuristic answer) is
+    /// followed by rollouts of the candidate moves, which rank them without
+    /// changing the play.
+    pub candidates: usize,
     /// Measurement only (the arena's `--oracle`): the true hands of all three
     /// seats. The search and rollouts then use this one deal instead of
     /// sampling the unseen cards, which bounds what better inference could
@@ -197,34 +222,11 @@ pub fn choose_play_with(
     opts: &PlayOptions,
 ) -> Decision {
     let started = Instant::now();
-    let done = |play: Combo, reason: &'static str| Decision {
-        play,
-        reason,
-        evaluation: None,
-        deals: 0,
-        deals_solved: 0,
-        elapsed: started.elapsed(),
-    };
     let standing = state.last.map(|(_, c)| c);
     let mut moves = legal_moves(state.hand, standing.as_ref(), &state.rules);
     if standing.is_some() {
         moves.push(Combo::pass());
     }
-    if moves.is_empty() {
-        // Only for a hand-made state with an empty hand (from_history never
-        // yields one): nothing can be played.
-        return done(Combo::pass(), "no_move");
-    }
-    if moves.len() == 1 {
-        return done(moves[0], "only_move");
-    }
-    if let Some(m) = moves.iter().find(|m| m.cards == state.hand) {
-        return done(*m, "go_out");
-    }
-    let ctx = Ctx::new(state);
-    let (heur, heur_reason) = ctx.heuristic(&moves);
-    let total: usize = state.counts.iter().sum();
-    let threat = state.counts.iter().any(|&c| c <= SEARCH_THREAT_CARDS);
     // Three quarters of the request's budget, so that a slow or loaded
     // machine still answers in time (on a quiet one the node and rollout caps
     // end the work long before).
@@ -237,15 +239,61 @@ pub fn choose_play_with(
         None => Stop::never(),
     }
     .with_memory_of(budget);
-    let searchable = total <= SEARCH_MAX_TOTAL || (threat && total <= SEARCH_MAX_TOTAL_THREAT);
-    if searchable {
-        let mut d = search(
-            state, budget, &cap, seed, cache, &moves, heur, started, opts,
-        );
-        if let Some(ref mut d) = d {
-            d.elapsed = started.elapsed();
-            return d.clone();
+    let mut d = decide(state, budget, &cap, seed, cache, opts, &moves, started);
+    let wanted = opts.candidates.clamp(1, MAX_CANDIDATES);
+    if opts.candidates > 0 && d.candidates.is_empty() && !moves.is_empty() {
+        // Rank what the decision did not sample; the play stays.
+        let cands = rollout_candidates(state, &moves, d.play);
+        if let Some((stats, _)) = rollout_stats(state, budget, &cap, seed, &cands, opts) {
+            d.candidates = stats;
         }
+    }
+    d.candidates = value::rank(d.candidates, &d.play, opts.objective, wanted);
+    d.elapsed = started.elapsed();
+    d
+}
+
+/// The decision itself (see the module docs for the steps).
+#[allow(clippy::too_many_arguments)]
+fn decide(
+    state: &GameState,
+    budget: &Stop,
+    cap: &Stop,
+    seed: u64,
+    cache: Option<&TranspositionCache>,
+    opts: &PlayOptions,
+    moves: &[Combo],
+    started: Instant,
+) -> Decision {
+    let done = |play: Combo, reason: &'static str| Decision {
+        play,
+        reason,
+        evaluation: None,
+        deals: 0,
+        deals_solved: 0,
+        elapsed: started.elapsed(),
+        candidates: Vec::new(),
+    };
+    if moves.is_empty() {
+        // Only for a hand-made state with an empty hand (from_history never
+        // yields one): nothing can be played.
+        return done(Combo::pass(), "no_move");
+    }
+    if moves.len() == 1 {
+        return done(moves[0], "only_move");
+    }
+    if let Some(m) = moves.iter().find(|m| m.cards == state.hand) {
+        return done(*m, "go_out");
+    }
+    let ctx = Ctx::new(state);
+    let (heur, heur_reason) = ctx.heuristic(moves);
+    let total: usize = state.counts.iter().sum();
+    let threat = state.counts.iter().any(|&c| c <= SEARCH_THREAT_CARDS);
+    let searchable = total <= SEARCH_MAX_TOTAL || (threat && total <= SEARCH_MAX_TOTAL_THREAT);
+    if searchable
+        && let Some(d) = search(state, budget, cap, seed, cache, moves, heur, started, opts)
+    {
+        return d;
     }
     // A proven finish (the rest is safe) needs no sampling.
     let finishing = matches!(heur_reason, "lead_cash_safe" | "partner_take_and_finish");
@@ -253,9 +301,8 @@ pub fn choose_play_with(
     // the rule-like follows in the playouts this beat the heuristic for the
     // landlord too; see the module docs).
     if !finishing
-        && let Some(mut d) = rollout_search(state, budget, &cap, seed, &moves, heur, started, opts)
+        && let Some(d) = rollout_search(state, budget, cap, seed, moves, heur, started, opts)
     {
-        d.elapsed = started.elapsed();
         return d;
     }
     done(heur, heur_reason)

@@ -12,7 +12,7 @@ use crate::stop::Stop;
 use super::deal::Dealer;
 use super::heuristic::{ordinary, value};
 use super::search::combo_key;
-use super::{Decision, GameState, PlayOptions, SplitMix64};
+use super::{Candidate, Decision, GameState, Objective, PlayOptions, SplitMix64, seat_points};
 
 /// Rollouts (deal × candidate games played to the end) per decision at most.
 /// A fixed count, not a time, so the answer depends on the request and seed
@@ -31,6 +31,10 @@ pub const ROLLOUT_MARGIN: u32 = 1;
 pub(super) struct Playout<'r> {
     pub(super) hands: [Hand; 3],
     pub(super) groups: [Option<Vec<Combo>>; 3],
+    /// Bombs and rockets played in the playout.
+    pub(super) bombs: u32,
+    /// Non-pass plays each seat made in the playout.
+    pub(super) plays: [u32; 3],
     rules: &'r Rules,
     buf: Vec<Combo>,
 }
@@ -40,6 +44,8 @@ impl<'r> Playout<'r> {
         Playout {
             hands,
             groups: [None, None, None],
+            bombs: 0,
+            plays: [0; 3],
             rules,
             buf: Vec::new(),
         }
@@ -56,6 +62,8 @@ impl<'r> Playout<'r> {
         if m.is_pass() {
             return;
         }
+        self.bombs += u32::from(m.kind.is_bomb());
+        self.plays[s] += 1;
         self.hands[s] = self.hands[s].sub(m.cards);
         let keep = match &mut self.groups[s] {
             Some(g) => match g
@@ -220,8 +228,9 @@ impl<'r> Playout<'r> {
 
 /// Monte Carlo over determinizations: each candidate move is played in the
 /// same sampled deals and the game played out by [`Playout`]; the move that
-/// wins most often is chosen. The heuristic's choice stands unless another
-/// candidate wins clearly more often (by more than [`ROLLOUT_MARGIN`] deals).
+/// does best by the objective (wins, or points) is chosen. The heuristic's
+/// choice stands unless another candidate does clearly better (by more than
+/// [`ROLLOUT_MARGIN`] deals won, or twice that many base points).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn rollout_search(
     state: &GameState,
@@ -233,9 +242,55 @@ pub(super) fn rollout_search(
     started: Instant,
     opts: &PlayOptions,
 ) -> Option<Decision> {
-    let mut dealer = Dealer::new(state, opts.oracle, opts.no_pass_inference)?;
     let cands = rollout_candidates(state, moves, heur);
     if cands.len() < 2 {
+        return None;
+    }
+    let (stats, done) = rollout_stats(state, budget, cap, seed, &cands, opts)?;
+    // The oracle's one deal is exact; sampled deals must show a clear edge.
+    let margin = if opts.oracle.is_some() {
+        0.0
+    } else {
+        f64::from(ROLLOUT_MARGIN) / f64::from(done)
+    };
+    let margin = match opts.objective {
+        Objective::Win => margin,
+        Objective::Score => 2.0 * margin,
+    };
+    let value = |i: usize| stats[i].value(opts.objective);
+    let bi = (0..stats.len())
+        .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
+        .unwrap_or(0);
+    // (the epsilon keeps a difference of exactly the margin below it)
+    let pick = if value(bi) > value(0) + margin + 1e-9 {
+        bi
+    } else {
+        0
+    };
+    Some(Decision {
+        play: cands[pick],
+        reason: if pick == 0 { "rollout_keep" } else { "rollout" },
+        evaluation: Some(stats[pick].win_rate),
+        deals: done,
+        deals_solved: 0,
+        elapsed: started.elapsed(),
+        candidates: stats,
+    })
+}
+
+/// Plays each of `cands` in the same sampled deals (at most [`ROLLOUTS`]
+/// games in all) and returns their estimates in the same order, with the
+/// number of deals played; `None` when no deal could be played.
+pub(super) fn rollout_stats(
+    state: &GameState,
+    budget: &Stop,
+    cap: &Stop,
+    seed: u64,
+    cands: &[Combo],
+    opts: &PlayOptions,
+) -> Option<(Vec<Candidate>, u32)> {
+    let mut dealer = Dealer::new(state, opts.oracle, opts.no_pass_inference)?;
+    if cands.is_empty() {
         return None;
     }
     // One true deal plays out the same way every time.
@@ -246,8 +301,11 @@ pub(super) fn rollout_search(
     };
     let mut rng = SplitMix64::new(seed ^ 0x0A11_0075 ^ (state.history.len() as u64) << 40);
     let mut wins = vec![0u32; cands.len()];
+    let mut points = vec![0f64; cands.len()];
     let mut done = 0u32;
     let me = state.seat;
+    let bombs_before = state.bombs_played() as u32;
+    let plays_before = state.plays_made();
     for _ in 0..deals {
         if budget.should_stop() || cap.should_stop() {
             break;
@@ -267,31 +325,26 @@ pub(super) fn rollout_search(
                 p.run(me.next(), last)
             };
             wins[i] += u32::from(winner.same_team(me));
+            let plays = std::array::from_fn(|s| plays_before[s] + p.plays[s]);
+            points[i] += seat_points(me, winner, bombs_before + p.bombs, plays, &opts.payout);
         }
         done += 1;
     }
     if done == 0 {
         return None;
     }
-    // The oracle's one deal is exact; sampled deals must show a clear edge.
-    let margin = if opts.oracle.is_some() {
-        0
-    } else {
-        ROLLOUT_MARGIN
-    };
-    let (bi, &bw) = wins
+    let n = f64::from(done);
+    let stats = cands
         .iter()
-        .enumerate()
-        .max_by_key(|(i, w)| (**w, std::cmp::Reverse(*i)))?;
-    let pick = if bw > wins[0] + margin { bi } else { 0 };
-    Some(Decision {
-        play: cands[pick],
-        reason: if pick == 0 { "rollout_keep" } else { "rollout" },
-        evaluation: Some(f64::from(wins[pick]) / f64::from(done)),
-        deals: done,
-        deals_solved: 0,
-        elapsed: started.elapsed(),
-    })
+        .zip(wins.iter().zip(&points))
+        .map(|(m, (&w, &pts))| Candidate {
+            play: *m,
+            win_rate: f64::from(w) / n,
+            expected_points: pts / n,
+            samples: done,
+        })
+        .collect();
+    Some((stats, done))
 }
 
 /// The heuristic's move first, then the moves leaving the best hand value

@@ -7,10 +7,13 @@ use std::time::Instant;
 use crate::cache::TranspositionCache;
 use crate::doudizhu::Combo;
 use crate::doudizhu::endgame::{Outcome, Position, solve_endgame};
+use crate::doudizhu::score::multiplier;
 use crate::stop::Stop;
 
 use super::deal::Dealer;
-use super::{Decision, GameState, MAX_DEALS, PlayOptions, SEARCH_NODES, SplitMix64};
+use super::{
+    Candidate, Decision, GameState, MAX_DEALS, Objective, PlayOptions, SEARCH_NODES, SplitMix64,
+};
 
 pub(super) fn combo_key(c: &Combo) -> (u64, u8) {
     (c.cards.bits(), c.kind as u8)
@@ -101,20 +104,62 @@ pub(super) fn search(
     if best == 0 {
         return None;
     }
-    // Among the moves with the most wins: the heuristic's, else the first legal.
-    let play = if wins.get(&combo_key(&heur)) == Some(&best) {
-        heur
-    } else {
-        *moves
-            .iter()
-            .find(|m| wins.get(&combo_key(m)) == Some(&best))?
+    // Each move's estimates: its share of the solved deals won, and the
+    // points that gives at today's multiplier (a bomb doubles it; bombs
+    // later in the line and springs are not known to the solver).
+    let unit = if state.seat.is_landlord() { 2.0 } else { 1.0 };
+    let bombs = state.bombs_played() as u32;
+    let stats: Vec<Candidate> = moves
+        .iter()
+        .map(|m| {
+            let rate = f64::from(wins.get(&combo_key(m)).copied().unwrap_or(0)) / f64::from(solved);
+            let stake = multiplier(bombs + u32::from(m.kind.is_bomb()), false, &opts.payout) as f64;
+            Candidate {
+                play: *m,
+                win_rate: rate,
+                expected_points: (2.0 * rate - 1.0) * unit * stake,
+                samples: solved,
+            }
+        })
+        .collect();
+    let play = match opts.objective {
+        // Among the moves with the most wins: the heuristic's, else the first legal.
+        Objective::Win => {
+            if wins.get(&combo_key(&heur)) == Some(&best) {
+                heur
+            } else {
+                *moves
+                    .iter()
+                    .find(|m| wins.get(&combo_key(m)) == Some(&best))?
+            }
+        }
+        // The most points; ties to the heuristic's, then the first.
+        Objective::Score => {
+            let value = |m: &Combo| {
+                stats
+                    .iter()
+                    .find(|c| c.play == *m)
+                    .map_or(f64::MIN, |c| c.expected_points)
+            };
+            let top = stats
+                .iter()
+                .map(|c| c.expected_points)
+                .fold(f64::MIN, f64::max);
+            if value(&heur) >= top {
+                heur
+            } else {
+                stats.iter().find(|c| c.expected_points >= top)?.play
+            }
+        }
     };
+    let evaluation = stats.iter().find(|c| c.play == play)?.win_rate;
     Some(Decision {
         play,
         reason: "search",
-        evaluation: Some(f64::from(best) / f64::from(solved)),
+        evaluation: Some(evaluation),
         deals,
         deals_solved: solved,
         elapsed: started.elapsed(),
+        candidates: stats,
     })
 }

@@ -163,6 +163,29 @@ impl GameState {
         landlord_cards: Option<Hand>,
         rules: Rules,
     ) -> Result<GameState, HistoryError> {
+        GameState::replay(seat, hand, history, landlord_cards, rules, true)
+    }
+
+    /// The game before the first play, as `seat` holding `hand` sees it
+    /// (whoever's turn it is: the landlord leads): for decisions taken
+    /// before play, such as doubling.
+    pub fn before_play(
+        seat: Seat,
+        hand: Hand,
+        landlord_cards: Option<Hand>,
+        rules: Rules,
+    ) -> Result<GameState, HistoryError> {
+        GameState::replay(seat, hand, &[], landlord_cards, rules, false)
+    }
+
+    fn replay(
+        seat: Seat,
+        hand: Hand,
+        history: &[Hand],
+        landlord_cards: Option<Hand>,
+        rules: Rules,
+        check_turn: bool,
+    ) -> Result<GameState, HistoryError> {
         if let Some(b) = landlord_cards
             && b.len() != 3
         {
@@ -300,7 +323,7 @@ impl GameState {
         if seen_total(&played, true).is_err() {
             return Err(HistoryError::LandlordCardsNotInHand);
         }
-        if mover != seat {
+        if check_turn && mover != seat {
             return Err(HistoryError::NotYourTurn {
                 seat,
                 to_move: mover,
@@ -356,5 +379,15 @@ impl GameState {
     /// Bombs and rockets played so far (each doubles the stake).
     pub fn bombs_played(&self) -> usize {
         self.history.iter().filter(|c| c.kind.is_bomb()).count()
+    }
+
+    /// Non-pass plays each seat has made, by [`Seat::index`] (the history
+    /// starts with the landlord).
+    pub fn plays_made(&self) -> [u32; 3] {
+        let mut plays = [0; 3];
+        for (i, c) in self.history.iter().enumerate() {
+            plays[i % 3] += u32::from(!c.is_pass());
+        }
+        plays
     }
 }

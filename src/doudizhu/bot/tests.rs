@@ -258,6 +258,32 @@ fn search_finds_a_forced_win() {
     assert_eq!(d.play.kind, ComboType::Rocket, "{d}");
 }
 
+#[test]
+fn playing_for_points_spends_a_bomb_on_a_won_game() {
+    // The landlord wins with either lead (no peasant can beat an ace or the
+    // bomb), but only the bomb doubles the points.
+    let st = state(Seat::Landlord, "3333A", [0, 5, 5], "4455667788", None);
+    let stop = Stop::after(Duration::from_secs(5));
+    let score = PlayOptions {
+        objective: Objective::Score,
+        candidates: 3,
+        ..PlayOptions::default()
+    };
+    let d = choose_play_with(&st, &stop, 1, None, &score);
+    assert_eq!(d.play.kind, ComboType::Bomb, "{d}");
+    assert_eq!(d.evaluation, Some(1.0));
+    assert_eq!(d.candidates[0].play, d.play);
+    assert_eq!(d.candidates[0].expected_points, 4.0, "{:?}", d.candidates);
+    assert!(
+        d.candidates[1..].iter().all(|c| c.expected_points <= 2.0),
+        "{:?}",
+        d.candidates
+    );
+    // Playing for the win, any winning lead does; it still wins every deal.
+    let d = choose_play_with(&st, &stop, 1, None, &PlayOptions::default());
+    assert_eq!(d.evaluation, Some(1.0), "{d}");
+}
+
 /// Plays whole games with the bot in every seat; every decision must be
 /// legal, reproducible, and a lead is never a pass.
 #[test]

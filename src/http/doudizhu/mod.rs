@@ -14,12 +14,15 @@ use super::error::{ApiError, FieldError, FieldFault, Problem};
 use super::extract::ApiJson;
 use super::string_or_list::{Expecting, StringOrList};
 use crate::doudizhu::bid::{self, BidError};
-use crate::doudizhu::bot::{self, GameState, HistoryError};
+use crate::doudizhu::bot::{self, Candidate, GameState, HistoryError, Objective, PlayOptions};
 use crate::doudizhu::endgame::{self, Outcome, Position, PositionError, Seat, SeatRole};
+use crate::doudizhu::score::Payout;
 use crate::doudizhu::{self, CardError, Combo, ComboType, Hand, Rules};
 
 /// Most cards one hand can hold (the landlord's 17 + 3).
 pub use crate::doudizhu::endgame::MAX_HAND;
+
+pub mod double;
 
 /// Cards: a string over `3456789TJQKA2BR` (B = black joker, R = red joker),
 /// any order and case, `10` for `T`, spaces and commas ignored; or a list of
@@ -728,6 +731,101 @@ pub struct PlayRequest {
     #[serde(default)]
     #[schema(minimum = 0, maximum = 9223372036854775807_i64)]
     pub seed: Option<u64>,
+    /// What the bot plays for: `win` (the default: the most games won) or
+    /// `score` (the most points: bombs and springs count).
+    #[serde(default)]
+    pub objective: ObjectiveName,
+    /// How many ranked candidate moves to return with their estimates (1 to
+    /// 9); without it, none.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 9)]
+    pub candidates: Option<usize>,
+    /// How finished games are scored (for `score` and the candidates'
+    /// expected points).
+    #[serde(default)]
+    pub payout: Option<PayoutInput>,
+}
+
+/// What the bot plays for.
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectiveName {
+    #[default]
+    Win,
+    Score,
+}
+
+impl From<ObjectiveName> for Objective {
+    fn from(o: ObjectiveName) -> Objective {
+        match o {
+            ObjectiveName::Win => Objective::Win,
+            ObjectiveName::Score => Objective::Score,
+        }
+    }
+}
+
+/// Payout rules, each on unless set to false: base from the bid, ×2 for
+/// every bomb and the rocket, ×2 for a spring or an anti-spring, ×2 for
+/// each double (the landlord's on both stakes, a peasant's on its own).
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct PayoutInput {
+    /// ×2 for every bomb and the rocket played.
+    pub bombs_double: bool,
+    /// ×2 for a spring (春天) or an anti-spring (反春).
+    pub spring_doubles: bool,
+    /// Seats may double (加倍) before play.
+    pub doubling: bool,
+}
+
+impl Default for PayoutInput {
+    fn default() -> Self {
+        let p = Payout::default();
+        PayoutInput {
+            bombs_double: p.bombs_double,
+            spring_doubles: p.spring_doubles,
+            doubling: p.doubling,
+        }
+    }
+}
+
+impl From<PayoutInput> for Payout {
+    fn from(p: PayoutInput) -> Payout {
+        Payout {
+            bombs_double: p.bombs_double,
+            spring_doubles: p.spring_doubles,
+            doubling: p.doubling,
+        }
+    }
+}
+
+/// One ranked move and what the bot estimated for it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct CandidateOut {
+    /// The move; `""` is a pass.
+    pub cards: String,
+    #[serde(rename = "type")]
+    pub kind: ComboTypeName,
+    /// Share of the sampled deals this move wins for the bot's side.
+    pub win_rate: f64,
+    /// Average points for the bot's seat per unit of base (bid 1, nobody
+    /// doubled): the landlord wins or loses 2, a peasant 1, times the
+    /// multiplier of the bombs (and, in rollouts, the spring).
+    pub expected_points: f64,
+    /// Deals solved exactly, or rollouts, behind the estimates.
+    pub samples: u32,
+}
+
+impl From<&Candidate> for CandidateOut {
+    fn from(c: &Candidate) -> Self {
+        CandidateOut {
+            cards: c.play.cards.to_string(),
+            kind: c.play.kind.into(),
+            win_rate: c.win_rate,
+            expected_points: c.expected_points,
+            samples: c.samples,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -745,6 +843,9 @@ pub struct PlayResponse {
     pub deals: u32,
     pub deals_solved: u32,
     pub elapsed_ms: f64,
+    /// With `candidates`: the ranked moves, the chosen one first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<CandidateOut>>,
 }
 
 /// Largest history a game can have: every card played singly with two passes
@@ -799,6 +900,21 @@ pub async fn play(
         None => None,
     };
     let game = GameState::from_history(req.seat.into(), hand, &history, landlord_cards, rules)?;
+    let candidates = match req.candidates {
+        Some(n) if !(1..=bot::MAX_CANDIDATES).contains(&n) => {
+            return Err(ApiError::field(
+                "/candidates",
+                format!("must be 1 to {}", bot::MAX_CANDIDATES),
+            ));
+        }
+        other => other,
+    };
+    let opts = PlayOptions {
+        objective: req.objective.into(),
+        payout: req.payout.unwrap_or_default().into(),
+        candidates: candidates.unwrap_or(0),
+        ..PlayOptions::default()
+    };
     let budget = state.pool.budget(budget_ms);
     let seed = req.seed.unwrap_or(0);
     // No shared cache here: a cached position solves in fewer nodes, which
@@ -807,7 +923,7 @@ pub async fn play(
     let decision = state
         .pool
         .run(budget, move |stop| {
-            bot::choose_play(&game, stop, seed, None)
+            bot::choose_play_with(&game, stop, seed, None, &opts)
         })
         .await?;
     Ok(Json(PlayResponse {
@@ -818,6 +934,7 @@ pub async fn play(
         deals: decision.deals,
         deals_solved: decision.deals_solved,
         elapsed_ms: decision.elapsed.as_secs_f64() * 1000.0,
+        candidates: candidates.map(|_| decision.candidates.iter().map(Into::into).collect()),
     }))
 }
 
