@@ -3,12 +3,15 @@
 //!
 //! ```text
 //! cargo run --release --features testkit --example ddz_arena -- --deals 2000 --seed 1 --opponent rule
-//!     [--budget-ms 200] [--verbose] [--landlord-only] [--oracle] [--no-infer]
+//!     [--budget-ms 200] [--verbose] [--landlord-only] [--oracle] [--no-infer] [--objective score]
 //! cargo run --release --features testkit --example ddz_arena -- --help
 //! ```
 //!
 //! `--opponent` is `random`, `rule` (the default) or `baseline` (`seed`, its
-//! old name, is still accepted). Defaults: 200 deals, seed 1, 200 ms.
+//! old name, is still accepted). Defaults: 200 deals, seed 1, 200 ms, the
+//! `win` objective. The opponents here are written in this project; the
+//! measurements against RLCard's own rule agent, on RLCard's engine, are
+//! `scripts/rlcard_arena.sh`.
 //!
 //! `--oracle` is a measurement, not a player: the bot's search and rollouts
 //! get the true hands of all seats instead of sampled deals (an upper bound

@@ -90,9 +90,11 @@ def is_bomb(action):
 
 
 class Bot:
-    def __init__(self, url, objective, budget_ms):
+    def __init__(self, url, objective, budget_ms, payout):
         self.url = url.rstrip("/")
         self.objective = objective
+        # The payout rules the arena scores by, so that `score` plays for them.
+        self.payout = payout
         self.budget_ms = budget_ms
         self.times = []
 
@@ -117,6 +119,7 @@ class Bot:
             "landlord_cards": bottom,
             "seed": seed,
             "objective": self.objective,
+            "payout": self.payout,
         }
         if self.budget_ms:
             body["budget_ms"] = self.budget_ms
@@ -317,7 +320,9 @@ def main():
     args = ap.parse_args()
     if args.doubling and not args.bidding:
         ap.error("--doubling needs --bidding")
-    bot = Bot(args.url, args.objective, args.budget_ms)
+    # Fixed roles score as DouZero does (bombs only); the whole game by all the rules.
+    payout = {"bombs_double": True, "spring_doubles": args.bidding, "doubling": args.doubling}
+    bot = Bot(args.url, args.objective, args.budget_ms, payout)
     rule = DouDizhuRuleAgentV1()
     rows, extra = (whole_games if args.bidding else fixed_roles)(args, bot, rule)
     mode = "bidding" + (" and doubling" if args.doubling else "") if args.bidding else "fixed roles"

@@ -253,19 +253,27 @@ pub(super) fn rollout_search(
     } else {
         f64::from(ROLLOUT_MARGIN) / f64::from(done)
     };
-    let margin = match opts.objective {
-        Objective::Win => margin,
-        Objective::Score => 2.0 * margin,
+    // The best by `value` among `among`, and whether it beats candidate
+    // `keep` by more than `margin` (the epsilon keeps a difference of exactly
+    // the margin below it).
+    let better = |value: &dyn Fn(usize) -> f64, among: &[usize], keep: usize, margin: f64| {
+        let bi = among
+            .iter()
+            .copied()
+            .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
+            .unwrap_or(keep);
+        if value(bi) > value(keep) + margin + 1e-9 {
+            bi
+        } else {
+            keep
+        }
     };
-    let value = |i: usize| stats[i].value(opts.objective);
-    let bi = (0..stats.len())
-        .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
-        .unwrap_or(0);
-    // (the epsilon keeps a difference of exactly the margin below it)
-    let pick = if value(bi) > value(0) + margin + 1e-9 {
-        bi
-    } else {
-        0
+    let all: Vec<usize> = (0..stats.len()).collect();
+    // Against the heuristic's move: more wins by more than the margin, or
+    // more points by more than twice the margin (two base points a deal).
+    let pick = match opts.objective {
+        Objective::Win => better(&|i| stats[i].win_rate, &all, 0, margin),
+        Objective::Score => better(&|i| stats[i].expected_points, &all, 0, 2.0 * margin),
     };
     Some(Decision {
         play: cands[pick],

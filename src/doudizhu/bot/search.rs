@@ -133,19 +133,18 @@ pub(super) fn search(
                     .find(|m| wins.get(&combo_key(m)) == Some(&best))?
             }
         }
-        // The most points; ties to the heuristic's, then the first.
+        // The most points (ties to the heuristic's, then the first): a bomb
+        // that keeps the game won doubles them; one that risks it is worth
+        // it only when the share of deals it still wins makes up for it.
         Objective::Score => {
-            let value = |m: &Combo| {
-                stats
-                    .iter()
-                    .find(|c| c.play == *m)
-                    .map_or(f64::MIN, |c| c.expected_points)
-            };
             let top = stats
                 .iter()
                 .map(|c| c.expected_points)
                 .fold(f64::MIN, f64::max);
-            if value(&heur) >= top {
+            if stats
+                .iter()
+                .any(|c| c.play == heur && c.expected_points >= top)
+            {
                 heur
             } else {
                 stats.iter().find(|c| c.expected_points >= top)?.play

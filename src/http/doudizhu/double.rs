@@ -47,9 +47,10 @@ pub struct DoubleResponse {
     pub win_rate: f64,
     /// Deals played out behind the estimate.
     pub samples: u32,
-    /// The seat's expected points with and without doubling, at this bid,
-    /// before bombs and springs (the landlord's stake is twice a peasant's).
+    /// The seat's expected points if it doubles, at this bid, before bombs
+    /// and springs (the landlord's stake is twice a peasant's).
     pub expected_points_double: f64,
+    /// The same if it does not double.
     pub expected_points_stay: f64,
 }
 
@@ -63,8 +64,8 @@ pub struct DoubleResponse {
         "bid": 3, "seed": 1})),
     responses(
         (status = 200, body = DoubleResponse, example = json!({
-            "double": true, "win_rate": 0.91, "samples": 256,
-            "expected_points_double": 9.84, "expected_points_stay": 4.92})),
+            "double": true, "win_rate": 0.98828125, "samples": 256,
+            "expected_points_double": 11.71875, "expected_points_stay": 5.859375})),
         (status = 422, description = "Invalid hand, bottom cards or bid", body = Problem, content_type = "application/problem+json"),
     )
 )]
