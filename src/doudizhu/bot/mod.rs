@@ -75,6 +75,20 @@
 //!      (the standing play's owner holds ≤ 3 cards, or any opponent ≤ 2) when
 //!      no ordinary play can. The lowest bomb goes first; the rocket last.
 //!
+//! # Objective, candidates, doubling
+//!
+//! Steps 2 and 3 count wins for [`Objective::Win`] (the default). For
+//! [`Objective::Score`] they count points under [`PlayOptions::payout`]: a
+//! searched move is worth `(2 × share of deals won − 1) × stake` (a bomb
+//! doubles the stake), a rolled-out one the average points of its games
+//! (bombs and springs included), and another move replaces the heuristic's
+//! when it gains more than `2 ×` [`ROLLOUT_MARGIN`] base points over the
+//! deals. [`Decision::candidates`] ranks the moves the step compared, with
+//! their estimates ([`Candidate`]); asked for after a forced or heuristic
+//! answer, rollouts rank the candidates without changing the play.
+//! [`choose_double`] decides doubling before play, from rollouts of the whole
+//! game ([`DOUBLE_ROLLOUTS`] deals, doubling from [`DOUBLE_WIN_RATE`]).
+//!
 //! Determinism: the only randomness is the deal sampling, driven by a
 //! splitmix64 generator seeded from `seed` (and the history length) — same
 //! state and seed ⇒ same answer, since the work is capped in search nodes
