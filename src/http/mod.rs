@@ -76,6 +76,19 @@ impl AppState {
 /// then clamps it); the OpenAPI schemas carry the same bound.
 pub const MAX_REQUEST_BUDGET_MS: u64 = 600_000;
 
+/// Checks a request's optional `seed` and gives the one to use (0 when
+/// absent): JSON integers beyond `i64` are not portable, so the schemas bound
+/// it there.
+pub fn check_seed(seed: Option<u64>) -> Result<u64, error::ApiError> {
+    match seed {
+        Some(s) if s > i64::MAX as u64 => Err(error::ApiError::field(
+            "/seed",
+            format!("must be at most {}", i64::MAX),
+        )),
+        other => Ok(other.unwrap_or(0)),
+    }
+}
+
 /// Checks a request's optional `budget_ms`: 1 to [`MAX_REQUEST_BUDGET_MS`].
 pub fn check_budget(budget_ms: Option<u64>) -> Result<Option<u64>, error::ApiError> {
     match budget_ms {

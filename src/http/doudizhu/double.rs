@@ -74,12 +74,7 @@ pub async fn double(
     ApiJson(req): ApiJson<DoubleRequest>,
 ) -> Result<Json<DoubleResponse>, ApiError> {
     let budget_ms = crate::http::check_budget(req.budget_ms)?;
-    if req.seed.is_some_and(|seed| seed > i64::MAX as u64) {
-        return Err(ApiError::field(
-            "/seed",
-            format!("must be at most {}", i64::MAX),
-        ));
-    }
+    let seed = crate::http::check_seed(req.seed)?;
     let bid = req.bid.unwrap_or(1);
     if !(1..=3).contains(&bid) {
         return Err(ApiError::field("/bid", "must be 1 to 3"));
@@ -104,7 +99,6 @@ pub async fn double(
         ));
     }
     let game = GameState::before_play(seat, hand, Some(bottom), rules)?;
-    let seed = req.seed.unwrap_or(0);
     let budget = state.pool.budget(budget_ms);
     let decision = state
         .pool

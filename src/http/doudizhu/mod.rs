@@ -872,13 +872,7 @@ pub async fn play(
     ApiJson(req): ApiJson<PlayRequest>,
 ) -> Result<Json<PlayResponse>, ApiError> {
     let budget_ms = super::check_budget(req.budget_ms)?;
-    // JSON integers beyond i64 are not portable (the schema's bound).
-    if req.seed.is_some_and(|seed| seed > i64::MAX as u64) {
-        return Err(ApiError::field(
-            "/seed",
-            format!("must be at most {}", i64::MAX),
-        ));
-    }
+    let seed = super::check_seed(req.seed)?;
     let rules: Rules = req.rules.unwrap_or_default().into();
     let hand = req.hand.parse("/hand")?;
     hand.check_max_len(MAX_HAND)
@@ -916,7 +910,6 @@ pub async fn play(
         ..PlayOptions::default()
     };
     let budget = state.pool.budget(budget_ms);
-    let seed = req.seed.unwrap_or(0);
     // No shared cache here: a cached position solves in fewer nodes, which
     // would let the node-capped search reach other deals and change the
     // answer; the same request and seed must give the same play.
