@@ -568,6 +568,10 @@ async fn play_options_are_checked() {
             serde_json::json!({"payout": {"jackpot": true}}),
             "/payout/jackpot",
         ),
+        (
+            serde_json::json!({"seed": 9_223_372_036_854_775_808_u64}),
+            "/seed",
+        ),
     ] {
         let mut body = serde_json::json!({"seat": "landlord", "hand": landlord, "history": []});
         for (k, v) in extra.as_object().unwrap() {
@@ -624,6 +628,11 @@ async fn doubling_follows_the_hand() {
         (
             serde_json::json!({"seat": "landlord", "hand": "2222AAAKBR3456789TJQ", "landlord_cards": "555"}),
             "/landlord_cards",
+        ),
+        (
+            serde_json::json!({"seat": "landlord", "hand": "2222AAAKBR3456789TJQ", "landlord_cards": "3AK",
+                               "seed": 9_223_372_036_854_775_808_u64}),
+            "/seed",
         ),
     ] {
         let r = double(&app, body.clone()).await;
