@@ -24,7 +24,7 @@ use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai};
     ),
     paths(
         health::healthz, health::readyz, metrics::metrics, openapi_yaml,
-        doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play, doudizhu::bid,
+        doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play::play, doudizhu::bid,
         doudizhu::double::double,
         mahjong::discard, mahjong::claim, mjai::mjai,
         gomoku::best_move,

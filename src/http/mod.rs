@@ -122,7 +122,7 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/doudizhu/moves", post(doudizhu::moves))
         .route("/doudizhu/split", post(doudizhu::split))
         .route("/doudizhu/endgame", post(doudizhu::endgame))
-        .route("/doudizhu/play", post(doudizhu::play))
+        .route("/doudizhu/play", post(doudizhu::play::play))
         .route("/doudizhu/bid", post(doudizhu::bid))
         .route("/doudizhu/double", post(doudizhu::double::double))
         .route("/mahjong/discard", post(mahjong::discard))
