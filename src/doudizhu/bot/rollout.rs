@@ -253,27 +253,24 @@ pub(super) fn rollout_search(
     } else {
         f64::from(ROLLOUT_MARGIN) / f64::from(done)
     };
-    // The best by `value` among `among`, and whether it beats candidate
-    // `keep` by more than `margin` (the epsilon keeps a difference of exactly
-    // the margin below it).
-    let better = |value: &dyn Fn(usize) -> f64, among: &[usize], keep: usize, margin: f64| {
-        let bi = among
-            .iter()
-            .copied()
+    // The candidate best by `value` if it beats the heuristic's move (index
+    // 0) by more than `margin`, else the heuristic's (the epsilon keeps a
+    // difference of exactly the margin below it).
+    let better = |value: &dyn Fn(usize) -> f64, margin: f64| {
+        let bi = (0..stats.len())
             .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
-            .unwrap_or(keep);
-        if value(bi) > value(keep) + margin + 1e-9 {
+            .unwrap_or(0);
+        if value(bi) > value(0) + margin + 1e-9 {
             bi
         } else {
-            keep
+            0
         }
     };
-    let all: Vec<usize> = (0..stats.len()).collect();
-    // Against the heuristic's move: more wins by more than the margin, or
-    // more points by more than twice the margin (two base points a deal).
+    // More wins by more than the margin, or more points by more than twice
+    // it (two base points over all the deals).
     let pick = match opts.objective {
-        Objective::Win => better(&|i| stats[i].win_rate, &all, 0, margin),
-        Objective::Score => better(&|i| stats[i].expected_points, &all, 0, 2.0 * margin),
+        Objective::Win => better(&|i| stats[i].win_rate, margin),
+        Objective::Score => better(&|i| stats[i].expected_points, 2.0 * margin),
     };
     Some(Decision {
         play: cands[pick],
