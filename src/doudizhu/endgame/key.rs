@@ -73,7 +73,7 @@ fn bits_to_nibbles(x: u64) -> u64 {
 /// three times. (A plane's wings must not be a trio next to it, which also
 /// only involves two adjacent ranks held three times.)
 #[inline]
-fn chain_links(h: Hand) -> u16 {
+pub(super) fn chain_links(h: Hand) -> u16 {
     let m1 = h.rank_mask() & CHAIN_RANKS;
     let m2 = h.ranks_with_at_least(2) & CHAIN_RANKS;
     let m3 = h.ranks_with_at_least(3) & CHAIN_RANKS;

@@ -59,6 +59,7 @@
 //!
 //! [`min_plays`]: crate::doudizhu::min_plays
 
+mod dominance;
 mod key;
 mod position;
 mod search;

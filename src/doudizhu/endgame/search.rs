@@ -11,6 +11,7 @@ use crate::doudizhu::{
 use crate::memory::Reservation;
 use crate::stop::Stop;
 
+use super::dominance::KickerPools;
 use super::key::{canonical_key, decode_value, encode_value, rules_bits, shared_key};
 use super::table::{BUCKET, Key, Table};
 use super::{Outcome, Position, Seat, Solution};
@@ -46,6 +47,8 @@ const FREEZE_BEFORE_DEADLINE: Duration = Duration::from_millis(150);
 const FREE_IN_BACKGROUND_SLOTS: usize = 1 << 20;
 /// Table buckets of the next moves' positions loaded ahead of their search.
 const PREFETCH_AHEAD: usize = 2;
+/// Plays nobody can beat that the static out-check chains before the last.
+const UNBEATEN_PLAYS: usize = 2;
 /// Nodes between polls of the stop.
 const POLL_MASK: u64 = 1023;
 
@@ -74,6 +77,8 @@ pub(super) struct Solver<'a> {
     bufs: Vec<Vec<(u64, Combo)>>,
     generated: Vec<Combo>,
     scratch: Vec<Combo>,
+    /// Move lists of [`Solver::goes_out_unbeaten`], one per depth.
+    unbeaten_bufs: Vec<Vec<Combo>>,
     killers: Vec<Option<Combo>>,
     /// Node count past which the current root move's search gives up.
     limit: u64,
@@ -125,6 +130,7 @@ impl<'a> Solver<'a> {
             bufs: Vec::new(),
             generated: Vec::new(),
             scratch: Vec::new(),
+            unbeaten_bufs: Vec::new(),
             killers: Vec::new(),
             limit: u64::MAX,
         }
@@ -288,7 +294,18 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Fills `out` with the mover's moves (pass included when following), best first.
+    /// The mover's partner's hand, if the mover has a partner taking part.
+    fn partner_hand(&self, n: &Node) -> Option<Hand> {
+        let partner = match n.mover {
+            0 => return None,
+            m => 3 - m,
+        };
+        (self.present_bits >> partner & 1 == 1).then_some(n.hands[partner])
+    }
+
+    /// Fills `out` with the mover's moves (pass included when following),
+    /// best first. Below the root, plays whose kickers another choice
+    /// dominates are left out (the root lists every winning move).
     fn ordered_moves(&mut self, n: &Node, ply: usize, out: &mut Vec<(u64, Combo)>) {
         out.clear();
         let m = n.mover;
@@ -307,7 +324,11 @@ impl<'a> Solver<'a> {
                 n_opps += 1;
             }
         }
+        let pools = (ply > 0).then(|| KickerPools::new(h, self.partner_hand(n)));
         for mv in &generated {
+            if pools.is_some_and(|p| p.dominated(mv)) {
+                continue;
+            }
             let rest = h.sub(mv.cards);
             let mp = self.min_plays(m, rest, n.code - self.encode(m, mv.cards)) as u64;
             let mut beatable = 0u64;
@@ -393,6 +414,12 @@ impl<'a> Solver<'a> {
         if let Some(v) = self.table.get(&key) {
             return Some(v);
         }
+        if self.min_plays(n.mover, h, n.code) <= UNBEATEN_PLAYS as u32 + 1
+            && self.goes_out_unbeaten(n, h, n.last.map(|(_, c)| c), UNBEATEN_PLAYS)
+        {
+            self.table.insert(key, true, 1);
+            return Some(true);
+        }
         if ply <= SHARED_LOOKUP_PLY
             && let Some(shared) = self.shared
             && let Some(v) = shared.get(&self.shared_key(n))
@@ -451,6 +478,56 @@ impl<'a> Solver<'a> {
         self.bufs[ply] = moves;
         let win = result?;
         Some(self.store(n, key, ply, start, win, winner))
+    }
+
+    /// Whether the mover can go out with `hand` by at most `depth` plays no
+    /// opponent can beat (each followed by the opponents' forced passes and
+    /// the partner's pass, so the mover leads again) and then one last play;
+    /// the first play must beat `last` when there is one. A proof without
+    /// search: the opponents' hands do not change on the way.
+    fn goes_out_unbeaten(
+        &mut self,
+        n: &Node,
+        hand: Hand,
+        last: Option<Combo>,
+        depth: usize,
+    ) -> bool {
+        if let Some(c) = classify(hand, &self.rules)
+            && last.is_none_or(|l| beats(&c, &l))
+        {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        while self.unbeaten_bufs.len() < depth {
+            self.unbeaten_bufs.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.unbeaten_bufs[depth - 1]);
+        legal_moves_into(&mut moves, hand, last.as_ref(), &self.rules);
+        let me_landlord = landlord_side(n.mover);
+        let mut found = false;
+        for mv in &moves {
+            let unbeaten = (0..3).all(|o| {
+                self.present_bits >> o & 1 == 0
+                    || landlord_side(o) == me_landlord
+                    || !self.can_beat(n.hands[o], mv)
+            });
+            if !unbeaten {
+                continue;
+            }
+            let rest = hand.sub(mv.cards);
+            // The rest must be playable in the plays left.
+            let code = self.encode(n.mover, rest);
+            if self.min_plays(n.mover, rest, code) as usize <= depth
+                && self.goes_out_unbeaten(n, rest, None, depth - 1)
+            {
+                found = true;
+                break;
+            }
+        }
+        self.unbeaten_bufs[depth - 1] = moves;
+        found
     }
 
     /// Records a finished node's result (and its winning move as the ply's

@@ -698,6 +698,77 @@ fn matches_plain_solver_chain_rich() {
     }
 }
 
+/// A random position in which every hand holds a trio (now and then a
+/// four) and `extra` more cards, mostly of ranks no chain can use: many
+/// kicker choices per body, the shapes kicker dominance prunes.
+fn kicker_rich_position(rng: &mut StdRng, seats: usize, extra: usize) -> Position {
+    let mut present = [true; 3];
+    if seats == 2 {
+        present[rng.random_range(1..3)] = false;
+    }
+    let mut pool = deck();
+    pool.shuffle(rng);
+    let mut hands = [Hand::EMPTY; 3];
+    for s in 0..3 {
+        if !present[s] {
+            continue;
+        }
+        // A rank with at least three copies left.
+        let left = |r: Rank, pool: &[Rank]| pool.iter().filter(|&&c| c == r).count();
+        let body = Rank::ALL[..13]
+            .iter()
+            .copied()
+            .filter(|&r| left(r, &pool) >= 3)
+            .nth(rng.random_range(0..4))
+            .expect("thirteen ranks cannot all be used up");
+        let copies = if rng.random_bool(0.2) && left(body, &pool) == 4 {
+            4
+        } else {
+            3
+        };
+        for _ in 0..copies {
+            let i = pool.iter().position(|&c| c == body).unwrap();
+            pool.swap_remove(i);
+        }
+        let n = rng.random_range(1..=extra);
+        let mut h = Hand::of(body, copies);
+        for _ in 0..n {
+            h = h.add(Hand::of(pool.pop().unwrap(), 1));
+        }
+        hands[s] = h;
+    }
+    let rules = rules_from(rng.random_range(0..16) | 0b11);
+    let seat_list: Vec<Seat> = Seat::ALL
+        .into_iter()
+        .filter(|s| present[s.index()])
+        .collect();
+    let to_move = seat_list[rng.random_range(0..seat_list.len())];
+    let p = Position {
+        hands,
+        present,
+        to_move,
+        last: None,
+        rules,
+    };
+    p.validate().unwrap();
+    p
+}
+
+/// Kicker dominance and the static out-check leave the values and every
+/// root's winning moves as the reference solver finds them.
+#[test]
+fn matches_plain_solver_kicker_rich() {
+    let mut rng = StdRng::seed_from_u64(19);
+    for i in 0..4000 {
+        let p = if i % 2 == 0 {
+            kicker_rich_position(&mut rng, 3, 4)
+        } else {
+            kicker_rich_position(&mut rng, 2, 4)
+        };
+        check(&p, &solve(&p));
+    }
+}
+
 /// Positions with the same renamed key have the same value. Variants of
 /// random chain-rich positions move all cards of one chain rank to an
 /// adjacent rank nobody holds; whenever that gives the same key, the
