@@ -21,10 +21,31 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand};
 
 use gamebot::cache::TranspositionCache;
-use gamebot::doudizhu::endgame::{Outcome, Played, Position, Seat, solve_endgame};
+use gamebot::doudizhu::endgame::{
+    Outcome, Played, Position, Seat, solve_endgame, solve_endgame_on,
+};
 use gamebot::doudizhu::{Hand, Rank, Rules};
 use gamebot::rng::XorShift64Star;
 use gamebot::stop::Stop;
+
+/// A whole deal, double-dummy: the landlord holds 20 cards (with the three
+/// landlord cards) and leads, the peasants 17 each.
+fn whole_deal(rng: &mut XorShift64Star) -> Position {
+    let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
+    rng.shuffle(&mut deck);
+    let hand = |cards: &[Rank]| {
+        cards
+            .iter()
+            .fold(Hand::EMPTY, |h, &r| h.add(Hand::of(r, 1)))
+    };
+    let hands = [
+        Some(hand(&deck[..20])),
+        Some(hand(&deck[20..37])),
+        Some(hand(&deck[37..])),
+    ];
+    Position::new(hands, Seat::Landlord, None, Rules::default())
+        .expect("a fresh deal is a valid position")
+}
 
 fn deal(rng: &mut XorShift64Star, seats: usize, cards: usize) -> Position {
     let mut deck: Vec<Rank> = Hand::DECK.cards().collect();
@@ -49,31 +70,52 @@ fn describe(p: &Position) -> String {
     format!("{} to_move={}", hands.join(" "), p.to_move())
 }
 
-fn percentile(sorted: &[Duration], q: f64) -> Duration {
+fn percentile<T: Copy>(sorted: &[T], q: f64) -> T {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
-fn stress(
-    seats: usize,
-    cards: usize,
-    count: usize,
-    budget: Duration,
-    seed: u64,
-    only: Option<usize>,
-) {
+/// The process's peak resident memory in MiB.
+fn peak_rss_mib() -> f64 {
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage only writes the struct it is given.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    usage.ru_maxrss as f64 / 1024.0
+}
+
+fn stress(a: &Stress) {
+    let Stress {
+        seats,
+        cards,
+        deals: count,
+        seed,
+        only,
+        threads,
+        whole,
+        list,
+        ..
+    } = *a;
+    let budget = Duration::from_millis(a.budget_ms);
     let mut rng = XorShift64Star::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut times = Vec::new();
+    let mut node_counts = Vec::new();
     let (mut nodes, mut unknown, mut wins, mut complete) = (0u64, 0, 0, 0);
     let started = Instant::now();
     for i in 0..count {
-        let p = deal(&mut rng, seats, cards);
+        let p = if whole {
+            whole_deal(&mut rng)
+        } else {
+            deal(&mut rng, seats, cards)
+        };
         if only.is_some_and(|o| o != i) {
             continue;
         }
+        let cache = (a.cache_mib > 0).then(|| TranspositionCache::with_mib(a.cache_mib));
         let t = Instant::now();
-        let sol = solve_endgame(&p, &Stop::after(budget), None);
+        let sol = solve_endgame_on(&p, &Stop::after(budget), cache.as_ref(), threads);
         let el = t.elapsed();
         times.push(el);
+        node_counts.push(sol.nodes);
         nodes += sol.nodes;
         complete += sol.complete as usize;
         match sol.outcome {
@@ -81,7 +123,7 @@ fn stress(
             Outcome::Win => wins += 1,
             Outcome::Loss => {}
         }
-        if el > Duration::from_millis(200) || !sol.complete || only.is_some() {
+        if list || el > Duration::from_millis(200) || !sol.complete || only.is_some() {
             println!(
                 "#{i}: {:?} {} nodes={} {:?} {}",
                 sol.outcome,
@@ -94,20 +136,33 @@ fn stress(
     }
     let total = started.elapsed();
     times.sort();
-    let over = times
-        .iter()
-        .filter(|&&t| t > Duration::from_secs(2))
-        .count();
+    node_counts.sort();
+    let within = |limit: Duration| times.iter().filter(|&&t| t <= limit).count();
     let solved = times.len();
+    let class = if whole {
+        "whole deals (20/17/17)".to_string()
+    } else {
+        format!("{seats} seats x {cards} cards")
+    };
     println!(
-        "{seats} seats x {cards} cards, {solved} deals (seed {seed}): median {:?}, p90 {:?}, worst {:?}, \
-         mean {:?}; wins {wins}, unknown {unknown}, complete {complete}/{solved}, over 2 s {over}; \
-         {nodes} nodes, {:.2} M nodes/s",
+        "{class}, {solved} deals (seed {seed}, budget {budget:?}, {threads} thread(s)): \
+         time median {:?}, p90 {:?}, p99 {:?}, max {:?}, mean {:?}; \
+         nodes median {}, p90 {}, p99 {}, max {}; \
+         wins {wins}, unknown {unknown}, complete {complete}/{solved}, \
+         within 2 s {}, within 10 s {}; {:.2} M nodes/s; peak RSS {:.0} MiB",
         percentile(&times, 0.5),
         percentile(&times, 0.9),
+        percentile(&times, 0.99),
         times[times.len() - 1],
         total / solved as u32,
-        nodes as f64 / total.as_secs_f64() / 1e6
+        percentile(&node_counts, 0.5),
+        percentile(&node_counts, 0.9),
+        percentile(&node_counts, 0.99),
+        node_counts[node_counts.len() - 1],
+        within(Duration::from_secs(2)),
+        within(Duration::from_secs(10)),
+        nodes as f64 / total.as_secs_f64() / 1e6,
+        peak_rss_mib(),
     );
 }
 
@@ -193,6 +248,19 @@ struct Stress {
     seed: u64,
     /// Solve only the deal with this index (0-based) of the seeded run.
     only: Option<usize>,
+    /// Threads one solve may use.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// A shared cache of this many MiB (a new one for each deal), through
+    /// which the threads of one solve share solved positions; 0: none.
+    #[arg(long, default_value_t = 0)]
+    cache_mib: usize,
+    /// Whole deals instead: landlord 20 cards, peasants 17, landlord leads.
+    #[arg(long)]
+    whole: bool,
+    /// Print every deal's result, not only the slow and incomplete ones.
+    #[arg(long)]
+    list: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -227,13 +295,5 @@ fn main() {
         walk(seats, cards, games, seed);
         return;
     }
-    let a = cli.stress;
-    stress(
-        a.seats,
-        a.cards,
-        a.deals,
-        Duration::from_millis(a.budget_ms),
-        a.seed,
-        a.only,
-    );
+    stress(&cli.stress);
 }

@@ -93,6 +93,11 @@ impl SearchPool {
             .min(self.max_budget)
     }
 
+    /// Worker threads: the most threads one search may take.
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
     pub fn max_budget(&self) -> Duration {
         self.max_budget
     }
@@ -105,6 +110,22 @@ impl SearchPool {
         T: Send + 'static,
         F: FnOnce(&Stop) -> T + Send + 'static,
     {
+        self.run_on(1, budget, job).await
+    }
+
+    /// [`SearchPool::run`] for a job that runs on `threads` threads: it waits
+    /// for that many worker permits (at most all of them), so the searches
+    /// never use more threads than there are workers.
+    pub async fn run_on<T, F>(
+        &self,
+        threads: usize,
+        budget: Duration,
+        job: F,
+    ) -> Result<T, PoolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Stop) -> T + Send + 'static,
+    {
         let admission = self.admit()?;
         let stop = Stop::after(budget).with_memory(self.memory.clone());
         let cancel_on_drop = CancelOnDrop(Some(stop.clone()));
@@ -113,7 +134,7 @@ impl SearchPool {
         let permit = self
             .permits
             .clone()
-            .acquire_owned()
+            .acquire_many_owned(threads.clamp(1, self.workers) as u32)
             .await
             .map_err(|_| PoolError::Panicked("search pool closed".into()))?;
 

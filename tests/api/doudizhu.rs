@@ -272,6 +272,41 @@ async fn endgame_answers_repeats_from_the_shared_cache() {
     );
 }
 
+/// Two threads give the answer one gives; more threads than workers is a
+/// 422 naming `/threads`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endgame_on_two_threads_agrees_with_one() {
+    let (app, _) = test_app(test_config(2, 2));
+    let hands = serde_json::json!({"landlord": "3345689JJ", "landlord_down": "34567778T", "landlord_up": "4455689TK"});
+    let mut answers = Vec::new();
+    for threads in [1, 2] {
+        // A fresh cache each time, so the second answer is searched too.
+        let (app, _) = test_app(test_config(2, 2));
+        let body = serde_json::json!({"hands": hands, "to_move": "landlord_up", "threads": threads, "budget_ms": 20000});
+        let r = endgame(&app, body).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        let v = r.json();
+        assert_eq!(v["complete"], true, "{v}");
+        assert_eq!(v["cached"], false, "{v}");
+        let mut winning: Vec<String> = v["winning_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["cards"].as_str().unwrap().to_string())
+            .collect();
+        winning.sort();
+        answers.push((v["result"].clone(), winning));
+    }
+    assert_eq!(answers[0], answers[1]);
+    let r = endgame(
+        &app,
+        serde_json::json!({"hands": hands, "to_move": "landlord_up", "threads": 3}),
+    )
+    .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("/threads"), "{}", r.text());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn endgame_respects_its_budget() {
     let (app, _) = test_app(test_config(1, 1));

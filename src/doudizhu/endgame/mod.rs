@@ -62,8 +62,10 @@
 mod dominance;
 mod key;
 mod position;
+mod root;
 mod search;
 mod seat;
+mod shared_table;
 mod table;
 
 use std::fmt;
@@ -78,6 +80,7 @@ pub use position::{MAX_HAND, Played, Position, PositionError, SeatRole};
 pub use seat::Seat;
 
 use search::{Node, Solver};
+use shared_table::SharedTable;
 
 /// The result for the side of the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -139,8 +142,22 @@ pub struct Solution {
 /// Solves `pos` for the side of `pos.to_move()` within `stop`, consulting and
 /// filling `cache` when given.
 pub fn solve_endgame(pos: &Position, stop: &Stop, cache: Option<&TranspositionCache>) -> Solution {
+    solve_endgame_on(pos, stop, cache, 1)
+}
+
+/// [`solve_endgame`] on `threads` threads (at least one): the root's moves
+/// are shared out among them, and they share one table of solved positions.
+/// A node limit in `stop` applies to each thread.
+pub fn solve_endgame_on(
+    pos: &Position,
+    stop: &Stop,
+    cache: Option<&TranspositionCache>,
+    threads: usize,
+) -> Solution {
     let started = Instant::now();
-    let mut s = Solver::new(pos, stop, cache);
+    let threads = threads.max(1);
+    let table = (threads > 1).then(|| SharedTable::new(stop));
+    let mut s = Solver::new(pos, stop, cache).sharing(table.as_ref());
     let root = Node {
         hands: pos.hands,
         code: s.code_of(&pos.hands),
@@ -148,7 +165,7 @@ pub fn solve_endgame(pos: &Position, stop: &Stop, cache: Option<&TranspositionCa
         last: pos.last.map(|(seat, c)| (seat.index(), c)),
         key: 0,
     };
-    let mut sol = s.solve_root(&root);
+    let mut sol = s.solve_root(pos, &root, threads);
     sol.elapsed = started.elapsed();
     sol
 }

@@ -13,6 +13,8 @@ use crate::stop::Stop;
 
 use super::dominance::KickerPools;
 use super::key::{canonical_key, decode_value, encode_value, rules_bits, shared_key};
+use super::root::{RootQueue, RootResults, Try};
+use super::shared_table::SharedTable;
 use super::table::{BUCKET, Key, Table};
 use super::{Outcome, Position, Seat, Solution};
 
@@ -38,8 +40,6 @@ const SHARED_LOOKUP_PLY: usize = 8;
 const SHARED_STORE_WORK: u64 = 64;
 /// … and every result up to this ply (the positions a game reaches next).
 const SHARED_STORE_PLY: usize = 3;
-/// Node allowance per root move in the first round (then ×4 per round).
-const ROOT_FIRST_ALLOWANCE: u64 = 2048;
 /// Within this of the deadline the local table stops growing.
 const FREEZE_BEFORE_DEADLINE: Duration = Duration::from_millis(150);
 /// Tables at least this large are freed on a helper thread (unmapping
@@ -61,6 +61,8 @@ pub(super) struct Solver<'a> {
     stop: &'a Stop,
     shared: Option<&'a TranspositionCache>,
     table: Table,
+    /// The table of all threads of the solve, used instead of `table` when set.
+    shared_table: Option<&'a SharedTable>,
     /// Per seat and rank, the weight of one card in a node's `code`: each
     /// seat's hand is a mixed-radix number with just enough bits per rank for
     /// the copies it held at the root (1 bit for one copy, 2 for two or three,
@@ -122,6 +124,7 @@ impl<'a> Solver<'a> {
             stop,
             shared,
             table: Table::new(1 << 14, stop),
+            shared_table: None,
             weights,
             field,
             plays,
@@ -133,6 +136,28 @@ impl<'a> Solver<'a> {
             unbeaten_bufs: Vec::new(),
             killers: Vec::new(),
             limit: u64::MAX,
+        }
+    }
+
+    /// This solver with the threads' shared table in place of its own.
+    pub(super) fn sharing(mut self, table: Option<&'a SharedTable>) -> Solver<'a> {
+        self.shared_table = table;
+        self
+    }
+
+    #[inline]
+    fn probe(&self, key: &Key) -> Option<bool> {
+        match self.shared_table {
+            Some(t) => t.get(key),
+            None => self.table.get(key),
+        }
+    }
+
+    #[inline]
+    fn record(&mut self, key: Key, win: bool, work: u32) {
+        match self.shared_table {
+            Some(t) => t.insert(key, win, work),
+            None => self.table.insert(key, win, work),
         }
     }
 
@@ -411,13 +436,13 @@ impl<'a> Solver<'a> {
         } else {
             self.local_key(n)
         };
-        if let Some(v) = self.table.get(&key) {
+        if let Some(v) = self.probe(&key) {
             return Some(v);
         }
         if self.min_plays(n.mover, h, n.code) <= UNBEATEN_PLAYS as u32 + 1
             && self.goes_out_unbeaten(n, h, n.last.map(|(_, c)| c), UNBEATEN_PLAYS)
         {
-            self.table.insert(key, true, 1);
+            self.record(key, true, 1);
             return Some(true);
         }
         if ply <= SHARED_LOOKUP_PLY
@@ -425,7 +450,7 @@ impl<'a> Solver<'a> {
             && let Some(v) = shared.get(&self.shared_key(n))
         {
             let win = v & 1 == 1;
-            self.table.insert(key, win, u32::MAX);
+            self.record(key, win, u32::MAX);
             return Some(win);
         }
         let start = self.nodes;
@@ -545,8 +570,7 @@ impl<'a> Solver<'a> {
             self.killers[ply] = winner;
         }
         let work = self.nodes - start;
-        self.table
-            .insert(key, win, work.min(u32::MAX as u64) as u32);
+        self.record(key, win, work.min(u32::MAX as u64) as u32);
         if let Some(shared) = self.shared
             && (work >= SHARED_STORE_WORK || ply <= SHARED_STORE_PLY)
         {
@@ -594,7 +618,10 @@ impl<'a> Solver<'a> {
                 canonical_key(&hands, self.next[m], Some((m, *mv)))
             }
         };
-        self.table.prefetch(&Key(key));
+        match self.shared_table {
+            Some(t) => t.prefetch(&Key(key)),
+            None => self.table.prefetch(&Key(key)),
+        }
         key
     }
 
@@ -627,7 +654,36 @@ impl<'a> Solver<'a> {
         self.search(&child, ply + 1)
     }
 
-    pub(super) fn solve_root(&mut self, root: &Node) -> Solution {
+    /// Takes root moves from `queue` until it is empty, as thread `thread`.
+    fn work_root_queue(&mut self, root: &Node, moves: &[Combo], queue: &RootQueue, thread: usize) {
+        while let Some((i, allowance)) = queue.next() {
+            // Should the search panic, the move is reported stopped, so the
+            // other threads do not wait for it.
+            let mut pending = PendingTry {
+                queue,
+                thread,
+                index: i,
+                allowance,
+                armed: true,
+            };
+            let before = self.nodes;
+            self.limit = self.nodes.saturating_add(allowance);
+            let r = self.eval_move(root, &moves[i], 0);
+            self.limit = u64::MAX;
+            let ended = match r {
+                Some(win) => Try::Resolved(win),
+                None if self.aborted => Try::Stopped,
+                None => Try::OverAllowance,
+            };
+            pending.armed = false;
+            queue.report(thread, i, allowance, self.nodes - before, ended);
+        }
+    }
+
+    /// Solves the root: every root move on `threads` threads (this solver
+    /// and `threads - 1` helpers with their own tables), then the answer and
+    /// its principal line.
+    pub(super) fn solve_root(&mut self, pos: &Position, root: &Node, threads: usize) -> Solution {
         let mut moves = Vec::new();
         self.ordered_moves(root, 0, &mut moves);
         let moves: Vec<Combo> = moves.into_iter().map(|(_, c)| c).collect();
@@ -637,41 +693,46 @@ impl<'a> Solver<'a> {
         {
             cached = Some(decode_value(v, &self.rules));
         }
-        // Root moves are searched in rounds with a growing node allowance per
-        // move, so a cheap win is found before expensive refutations of the
-        // moves ordered ahead of it. Finished subtrees stay in the table, so a
-        // later round redoes little.
-        let mut state: Vec<Option<bool>> = vec![None; moves.len()];
-        let mut work = vec![0u64; moves.len()];
-        let mut finished = true;
-        if cached.is_none_or(|(win, _)| win) {
-            let mut allowance = ROOT_FIRST_ALLOWANCE;
-            'rounds: loop {
-                let mut open = false;
-                for (i, mv) in moves.iter().enumerate() {
-                    if state[i].is_some() {
-                        continue;
-                    }
-                    let before = self.nodes;
-                    self.limit = self.nodes.saturating_add(allowance);
-                    let r = self.eval_move(root, mv, 0);
-                    work[i] += self.nodes - before;
-                    match r {
-                        Some(v) => state[i] = Some(v),
-                        None if self.aborted => {
-                            finished = false;
-                            break 'rounds;
-                        }
-                        None => open = true,
-                    }
-                }
-                if !open {
-                    break;
-                }
-                allowance = allowance.saturating_mul(4);
+        let mut helpers: Vec<Option<Solver<'a>>> = Vec::new();
+        let results = if cached.is_none_or(|(win, _)| win) {
+            let queue = RootQueue::new(moves.len());
+            let (stop, shared, table) = (self.stop, self.shared, self.shared_table);
+            std::thread::scope(|scope| {
+                let spawned: Vec<_> = (1..threads)
+                    .map(|t| {
+                        let (queue, moves) = (&queue, &moves);
+                        std::thread::Builder::new()
+                            .name("endgame-helper".into())
+                            .spawn_scoped(scope, move || {
+                                let mut helper = Solver::new(pos, stop, shared).sharing(table);
+                                helper.work_root_queue(root, moves, queue, t);
+                                helper
+                            })
+                            .ok()
+                    })
+                    .collect();
+                self.work_root_queue(root, &moves, &queue, 0);
+                helpers = spawned
+                    .into_iter()
+                    .map(|h| h.and_then(|h| h.join().ok()))
+                    .collect();
+            });
+            self.nodes += helpers.iter().flatten().map(|h| h.nodes).sum::<u64>();
+            queue.into_results()
+        } else {
+            RootResults {
+                state: vec![None; moves.len()],
+                work: vec![0; moves.len()],
+                resolved_by: vec![0; moves.len()],
+                finished: true,
             }
-            self.limit = u64::MAX;
-        }
+        };
+        let RootResults {
+            state,
+            work,
+            resolved_by,
+            finished,
+        } = results;
         let winning: Vec<Combo> = moves
             .iter()
             .zip(&state)
@@ -728,7 +789,21 @@ impl<'a> Solver<'a> {
         if outcome != Outcome::Unknown
             && let Some(mv) = best_move
         {
-            complete &= self.principal_line(root, mv, &mut pv);
+            // The line is followed by the solver whose table holds its proof.
+            let by = moves
+                .iter()
+                .position(|m| m.kind == mv.kind && m.cards == mv.cards)
+                .map_or(0, |i| resolved_by[i]);
+            let line_solver = match helpers.get_mut(by.wrapping_sub(1)) {
+                Some(Some(helper)) => helper,
+                _ => &mut *self,
+            };
+            let before = line_solver.nodes;
+            complete &= line_solver.principal_line(root, mv, &mut pv);
+            let line_nodes = line_solver.nodes - before;
+            if by != 0 {
+                self.nodes += line_nodes;
+            }
         }
         Solution {
             outcome,
@@ -779,6 +854,25 @@ impl<'a> Solver<'a> {
             };
         }
         false
+    }
+}
+
+/// A root move taken from the queue and not yet reported; reports it
+/// stopped if dropped while armed (the search panicked).
+struct PendingTry<'q> {
+    queue: &'q RootQueue,
+    thread: usize,
+    index: usize,
+    allowance: u64,
+    armed: bool,
+}
+
+impl Drop for PendingTry<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.queue
+                .report(self.thread, self.index, self.allowance, 0, Try::Stopped);
+        }
     }
 }
 

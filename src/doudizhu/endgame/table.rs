@@ -13,7 +13,7 @@ pub(super) struct Key(pub(super) u128);
 
 impl Key {
     #[inline]
-    fn hash(&self) -> u64 {
+    pub(super) fn hash(&self) -> u64 {
         let mut x = self.0 as u64 ^ ((self.0 >> 64) as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         x ^= x >> 32;
@@ -27,13 +27,27 @@ impl Key {
 /// result in bit 127; 0 is an empty slot.
 type Slot = u128;
 
-const KEY_BITS: u128 = (1 << 123) - 1;
+pub(super) const KEY_BITS: u128 = (1 << 123) - 1;
 const WORK_SHIFT: u32 = 123;
 const WIN_BIT: u128 = 1 << 127;
 
+/// The replacement priority of a slot.
 #[inline]
-fn slot_work(s: Slot) -> u32 {
+pub(super) fn slot_work(s: Slot) -> u32 {
     (s >> WORK_SHIFT) as u32 & 15
+}
+
+/// The result a slot holds.
+#[inline]
+pub(super) fn slot_result(s: Slot) -> bool {
+    s & WIN_BIT != 0
+}
+
+/// The slot for `key`'s result `win`, whose subtree took `work` nodes.
+#[inline]
+pub(super) fn slot_of(key: Key, win: bool, work: u32) -> Slot {
+    let log_work = ((32 - work.leading_zeros()) / 2).min(15) as u128;
+    key.0 | log_work << WORK_SHIFT | if win { WIN_BIT } else { 0 }
 }
 
 pub(super) const BUCKET: usize = 4;
@@ -100,7 +114,7 @@ impl Table {
             .0
             .iter()
             .find(|&&s| s & KEY_BITS == key.0)
-            .map(|&s| s & WIN_BIT != 0)
+            .map(|&s| slot_result(s))
     }
 
     pub(super) fn insert(&mut self, key: Key, win: bool, work: u32) {
@@ -119,8 +133,7 @@ impl Table {
                 self.frozen = true;
             }
         }
-        let log_work = ((32 - work.leading_zeros()) / 2).min(15) as u128;
-        self.put(key.0 | log_work << WORK_SHIFT | if win { WIN_BIT } else { 0 });
+        self.put(slot_of(key, win, work));
     }
 
     fn put(&mut self, slot: Slot) {
@@ -182,15 +195,24 @@ impl Table {
 /// or unavailable nothing changes.
 fn resize_advised(buckets: &mut Vec<Bucket>, len: usize) {
     buckets.reserve_exact(len.saturating_sub(buckets.len()));
+    advise_huge_pages(
+        buckets.as_ptr() as usize,
+        buckets.capacity() * std::mem::size_of::<Bucket>(),
+    );
+    buckets.resize(len, Bucket::default());
+}
+
+/// Asks the kernel to back `len` bytes from `start` with transparent huge
+/// pages (only a hint: where huge pages are off nothing changes).
+pub(super) fn advise_huge_pages(start: usize, len: usize) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
-        let start = buckets.as_ptr() as usize;
-        let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+        let end = start + len;
         let first = start.next_multiple_of(PAGE);
         let last = end / PAGE * PAGE;
         if last >= first + (2 << 20) {
-            // SAFETY: the range lies inside the allocation and
+            // SAFETY: the caller's range lies inside one allocation and
             // MADV_HUGEPAGE does not change its contents.
             unsafe {
                 libc::madvise(
@@ -201,5 +223,6 @@ fn resize_advised(buckets: &mut Vec<Bucket>, len: usize) {
             }
         }
     }
-    buckets.resize(len, Bucket::default());
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
 }

@@ -498,6 +498,18 @@ fn matches_plain_solver_three_seats() {
     }
 }
 
+/// Two threads sharing one table give the reference's values and winning moves.
+#[test]
+fn matches_plain_solver_on_two_threads() {
+    let mut rng = StdRng::seed_from_u64(23);
+    for i in 0..300 {
+        let p = random_position(&mut rng, 2 + i % 2, 6);
+        // A short budget keeps the shared table small; these solve in microseconds.
+        let stop = Stop::after(std::time::Duration::from_millis(500));
+        check(&p, &super::solve_endgame_on(&p, &stop, None, 2));
+    }
+}
+
 #[test]
 fn matches_plain_solver_larger_duels() {
     let mut rng = StdRng::seed_from_u64(13);

@@ -496,6 +496,11 @@ pub struct EndgameRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 600000)]
     pub budget_ms: Option<u64>,
+    /// Threads this search may take (default 1; at most the server's
+    /// `workers`): the root's moves are shared out among them.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub threads: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
@@ -581,12 +586,20 @@ pub async fn endgame(
     ApiJson(req): ApiJson<EndgameRequest>,
 ) -> Result<Json<EndgameResponse>, ApiError> {
     let position = endgame_position(&req)?;
+    let threads = req.threads.unwrap_or(1);
+    let workers = state.pool.workers();
+    if !(1..=workers).contains(&threads) {
+        return Err(ApiError::field(
+            "/threads",
+            format!("must be 1 to {workers} (the server's workers)"),
+        ));
+    }
     let budget = state.pool.budget(req.budget_ms);
     let cache = state.cache.clone();
     let solution = state
         .pool
-        .run(budget, move |stop| {
-            endgame::solve_endgame(&position, stop, Some(&cache))
+        .run_on(threads, budget, move |stop| {
+            endgame::solve_endgame_on(&position, stop, Some(&cache), threads)
         })
         .await?;
     Ok(Json(EndgameResponse {
