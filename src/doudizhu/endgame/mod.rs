@@ -51,7 +51,24 @@
 //!   unbeatable plays followed by a last play are found at once), lower cards
 //!   and cheaper kickers first; a peasant following its partner passes first;
 //! * kicker variants of one body sit next to each other, and the first that
-//!   wins cuts the rest.
+//!   wins cuts the rest;
+//! * below the root, kicker choices another choice of the same body
+//!   dominates are not generated at all (module `dominance`: keeping the
+//!   higher of two whole ranks no chain can use is never worse, unless the
+//!   partner holds a card between them);
+//! * a static out-check proves "the mover goes out by at most two plays
+//!   nobody on the other side can beat, then one last play" without search
+//!   (tried where [`min_plays`] is at most three; the opponents only pass on
+//!   the way, so their hands are known).
+//!
+//! # Threads
+//!
+//! [`solve_endgame_on`] shares the root's moves out among threads (the
+//! root's moves go through a queue in rounds of growing node allowance, see
+//! `root`), each thread with its own solver and all of them with one table
+//! of exact results (`shared_table`: buckets written under a version word
+//! and read optimistically, so an entry is never torn). A thread that finds
+//! the queue empty waits for the others' moves to come back or finish.
 //!
 //! The stop is polled every 1,024 nodes; an interrupted search reports
 //! [`Outcome::Unknown`] (unless the root move list already proved a win) and
@@ -147,7 +164,9 @@ pub fn solve_endgame(pos: &Position, stop: &Stop, cache: Option<&TranspositionCa
 
 /// [`solve_endgame`] on `threads` threads (at least one): the root's moves
 /// are shared out among them, and they share one table of solved positions.
-/// A node limit in `stop` applies to each thread.
+/// One thread alone tries first, for about a million nodes (a third of a
+/// second); only a position it does not finish gets the others. A node
+/// limit in `stop` applies to each thread.
 pub fn solve_endgame_on(
     pos: &Position,
     stop: &Stop,
@@ -155,7 +174,34 @@ pub fn solve_endgame_on(
     threads: usize,
 ) -> Solution {
     let started = Instant::now();
-    let threads = threads.max(1);
+    let mut warm_up_nodes = 0;
+    if threads > 1 {
+        // Most positions are solved in a fraction of a second, where a
+        // shared table (fixed in size, so spread over many fresh pages)
+        // costs more than a second thread gains: one thread tries first.
+        let capped = stop.with_node_limit(WARM_UP_NODES.min(stop.node_limit()));
+        let mut sol = solve_on(pos, &capped, cache, 1);
+        if sol.complete || stop.should_stop() || stop.node_limit() <= WARM_UP_NODES {
+            sol.elapsed = started.elapsed();
+            return sol;
+        }
+        warm_up_nodes = sol.nodes;
+    }
+    let mut sol = solve_on(pos, stop, cache, threads.max(1));
+    sol.nodes += warm_up_nodes;
+    sol.elapsed = started.elapsed();
+    sol
+}
+
+/// Nodes one thread spends on a position before more threads join in.
+const WARM_UP_NODES: u64 = 1 << 20;
+
+fn solve_on(
+    pos: &Position,
+    stop: &Stop,
+    cache: Option<&TranspositionCache>,
+    threads: usize,
+) -> Solution {
     let table = (threads > 1).then(|| SharedTable::new(stop));
     let mut s = Solver::new(pos, stop, cache).sharing(table.as_ref());
     let root = Node {
@@ -165,9 +211,7 @@ pub fn solve_endgame_on(
         last: pos.last.map(|(seat, c)| (seat.index(), c)),
         key: 0,
     };
-    let mut sol = s.solve_root(pos, &root, threads);
-    sol.elapsed = started.elapsed();
-    sol
+    s.solve_root(pos, &root, threads)
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@
 //! of another. Slots hold the same 128-bit form as the per-thread table
 //! ([`Table`](super::table::Table)); the table has a fixed size, taken
 //! lazily from the kernel (untouched pages cost nothing), within the
-//! workers' memory budget.
+//! workers' memory budget. Unlike the per-thread table it asks for no huge
+//! pages: its entries are spread over the whole table from the start, and
+//! zeroing a 2 MiB page for each of them cost more than the TLB misses
+//! saved (1.34 s against 2.36 s on a 3 × 12 deal on two threads).
 
 use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
 use std::sync::atomic::{AtomicU64, Ordering, fence};
@@ -74,7 +77,6 @@ impl SharedTable {
             }
             Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
         };
-        super::table::advise_huge_pages(buckets.as_ptr() as usize, bytes(n));
         SharedTable {
             buckets,
             _memory: memory,

@@ -204,7 +204,7 @@ fn resize_advised(buckets: &mut Vec<Bucket>, len: usize) {
 
 /// Asks the kernel to back `len` bytes from `start` with transparent huge
 /// pages (only a hint: where huge pages are off nothing changes).
-pub(super) fn advise_huge_pages(start: usize, len: usize) {
+fn advise_huge_pages(start: usize, len: usize) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
