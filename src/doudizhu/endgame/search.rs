@@ -47,6 +47,8 @@ const FREEZE_BEFORE_DEADLINE: Duration = Duration::from_millis(150);
 const FREE_IN_BACKGROUND_SLOTS: usize = 1 << 20;
 /// Table buckets of the next moves' positions loaded ahead of their search.
 const PREFETCH_AHEAD: usize = 2;
+/// With threads, nodes up to this ply mark themselves as being searched.
+const BUSY_PLY: usize = 10;
 /// Plays nobody can beat that the static out-check chains before the last.
 const UNBEATEN_PLAYS: usize = 2;
 /// Nodes between polls of the stop.
@@ -478,6 +480,14 @@ impl<'a> Solver<'a> {
         for (i, &(score, mv)) in moves.iter().take(ahead).enumerate() {
             keys[i] = self.prefetch_child(n, score, &mv);
         }
+        // With threads, a node near the root says it is being searched,
+        // and its parent leaves such children for last: by then the other
+        // thread has often stored their results.
+        let shared = self.shared_table.filter(|_| ply <= BUSY_PLY);
+        if let Some(t) = shared {
+            t.mark_busy(&key);
+        }
+        let mut deferred = 0u64;
         let mut result = Some(false);
         let mut winner = None;
         for (i, &(score, mv)) in moves.iter().enumerate() {
@@ -485,6 +495,10 @@ impl<'a> Solver<'a> {
                 keys[(i + ahead) % 4] = self.prefetch_child(n, s2, &m2);
             }
             if killer.is_some_and(|k| k.kind == mv.kind && k.cards == mv.cards) {
+                continue;
+            }
+            if i < 64 && ply < BUSY_PLY && shared.is_some_and(|t| t.is_busy(&Key(keys[i % 4]))) {
+                deferred |= 1 << i;
                 continue;
             }
             match self.eval_scored(n, score, &mv, ply, keys[i % 4]) {
@@ -499,6 +513,22 @@ impl<'a> Solver<'a> {
                 }
                 Some(false) => {}
             }
+        }
+        while result == Some(false) && deferred != 0 {
+            let i = deferred.trailing_zeros() as usize;
+            deferred &= deferred - 1;
+            let (score, mv) = moves[i];
+            match self.eval_scored(n, score, &mv, ply, 0) {
+                None => result = None,
+                Some(true) => {
+                    result = Some(true);
+                    winner = Some(mv);
+                }
+                Some(false) => {}
+            }
+        }
+        if let Some(t) = shared {
+            t.clear_busy(&key);
         }
         self.bufs[ply] = moves;
         let win = result?;

@@ -24,6 +24,8 @@ use super::table::{Key, slot_of, slot_result, slot_work};
 const SLOTS: usize = 3;
 /// Most buckets: 2^22 × 64 bytes = 256 MiB, the per-thread table's bound.
 const MAX_BUCKETS: usize = 1 << 22;
+/// Slots of the table of nodes being searched (512 KiB).
+const BUSY_SLOTS: usize = 1 << 16;
 /// Fewest buckets: 256 KiB.
 const MIN_BUCKETS: usize = 1 << 12;
 /// Buckets per second of search time: 2^20 × 64 bytes = 64 MiB.
@@ -40,6 +42,9 @@ struct Bucket {
 /// A fixed-size table of exact results shared by the threads of one solve.
 pub(super) struct SharedTable {
     buckets: Box<[Bucket]>,
+    /// Per slot, the tag of a node some thread is searching (0: none); a
+    /// lossy hint, never a result.
+    busy: Box<[AtomicU64]>,
     _memory: Reservation,
 }
 
@@ -79,6 +84,7 @@ impl SharedTable {
         };
         SharedTable {
             buckets,
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
             _memory: memory,
         }
     }
@@ -86,6 +92,29 @@ impl SharedTable {
     #[inline]
     fn bucket(&self, key: &Key) -> &Bucket {
         &self.buckets[key.hash() as usize & (self.buckets.len() - 1)]
+    }
+
+    fn busy_slot(&self, key: &Key) -> (&AtomicU64, u64) {
+        let h = key.hash();
+        (&self.busy[(h >> 40) as usize & (BUSY_SLOTS - 1)], h | 1)
+    }
+
+    /// Notes that this thread searches `key`'s node.
+    pub(super) fn mark_busy(&self, key: &Key) {
+        let (slot, tag) = self.busy_slot(key);
+        slot.store(tag, Ordering::Relaxed);
+    }
+
+    /// Takes back [`SharedTable::mark_busy`] (unless another node took the slot).
+    pub(super) fn clear_busy(&self, key: &Key) {
+        let (slot, tag) = self.busy_slot(key);
+        let _ = slot.compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// Whether some thread said it searches `key`'s node.
+    pub(super) fn is_busy(&self, key: &Key) -> bool {
+        let (slot, tag) = self.busy_slot(key);
+        slot.load(Ordering::Relaxed) == tag
     }
 
     /// Hints the CPU to load `key`'s bucket.
