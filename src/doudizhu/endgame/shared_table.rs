@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering, fence};
 use crate::memory::Reservation;
 use crate::stop::Stop;
 
-use super::table::{Key, slot_of, slot_result, slot_work};
+use super::table::{Key, prefetch_line, slot_of, slot_result, slot_work};
 
 /// Slots per bucket (the fourth 16 bytes hold the version word).
 const SLOTS: usize = 3;
@@ -120,16 +120,7 @@ impl SharedTable {
     /// Hints the CPU to load `key`'s bucket.
     #[inline]
     pub(super) fn prefetch(&self, key: &Key) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: a prefetch is only a hint; it never faults.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch_line(self.bucket(key));
     }
 
     /// The stored result of `key`, if any.

@@ -95,17 +95,7 @@ impl Table {
     /// miss in a large table; the search has other work to overlap with it).
     #[inline]
     pub(super) fn prefetch(&self, key: &Key) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = &self.buckets[self.bucket(key)] as *const Bucket as *const i8;
-            // SAFETY: a prefetch is only a hint; it never faults and has no
-            // effect on memory contents (the address is in bounds anyway).
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch_line(&self.buckets[self.bucket(key)]);
     }
 
     #[inline]
@@ -186,6 +176,22 @@ impl Table {
             }
         }
     }
+}
+
+/// Hints the CPU to load the cache line of `value`.
+#[inline]
+pub(super) fn prefetch_line<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = value as *const T as *const i8;
+        // SAFETY: a prefetch is only a hint; it never faults and has no
+        // effect on memory contents (the address is in bounds anyway).
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 /// Grows `buckets` to `len` empty buckets, asking the kernel first to back
