@@ -246,6 +246,19 @@ impl Board {
     /// The board after `moves`, played alternately from black; every move must be
     /// legal and the game still open afterwards.
     pub fn from_moves(size: usize, rule: Rule, moves: &[Point]) -> Result<Board, PositionError> {
+        let b = Board::replay(size, rule, moves)?;
+        if b.winner().is_some() {
+            return Err(PositionError::AlreadyWon);
+        }
+        if b.is_full() {
+            return Err(PositionError::BoardFull);
+        }
+        Ok(b)
+    }
+
+    /// The board after `moves`, played alternately from black; every move must be
+    /// legal, but the last one may end the game (a five or a full board).
+    pub fn replay(size: usize, rule: Rule, moves: &[Point]) -> Result<Board, PositionError> {
         let mut b = Board::new(size, rule)?;
         for (index, &(x, y)) in moves.iter().enumerate() {
             if b.winner().is_some() {
@@ -261,12 +274,6 @@ impl Board {
                 return Err(PositionError::Forbidden { index, x, y });
             }
             b.play((x, y));
-        }
-        if b.winner().is_some() {
-            return Err(PositionError::AlreadyWon);
-        }
-        if b.is_full() {
-            return Err(PositionError::BoardFull);
         }
         Ok(b)
     }
@@ -363,6 +370,54 @@ impl Board {
             if self.exact[s] { run == 5 } else { run >= 5 }
         });
         five.then_some(if s == 0 { Stone::Black } else { Stone::White })
+    }
+
+    /// The winner's five (or longer run, where the rule lets it win): every
+    /// stone of the run through the last move, in line order; empty while
+    /// nobody has won.
+    pub fn five(&self) -> Vec<Point> {
+        let Some(winner) = self.winner() else {
+            return Vec::new();
+        };
+        let Some(&last) = self.history.last() else {
+            return Vec::new();
+        };
+        let (x0, y0) = self.point(last as usize);
+        let own = |x: isize, y: isize| {
+            x >= 0 && y >= 0 && self.stone((x as usize, y as usize)) == Some(winner)
+        };
+        for (dx, dy) in [(1isize, 0isize), (0, 1), (1, 1), (1, -1)] {
+            let (mut x, mut y) = (x0 as isize, y0 as isize);
+            while own(x - dx, y - dy) {
+                (x, y) = (x - dx, y - dy);
+            }
+            let mut run = Vec::new();
+            while own(x, y) {
+                run.push((x as usize, y as usize));
+                (x, y) = (x + dx, y + dy);
+            }
+            let wins = if self.exact[winner as usize] {
+                run.len() == 5
+            } else {
+                run.len() >= 5
+            };
+            if wins {
+                return run;
+            }
+        }
+        Vec::new()
+    }
+
+    /// Every empty point black may not play now: empty unless the rule is
+    /// renju, black is to move and the game is still open.
+    pub fn forbidden_points(&self) -> Vec<Point> {
+        if self.rule != Rule::Renju || self.winner().is_some() {
+            return Vec::new();
+        }
+        (0..self.size)
+            .flat_map(|y| (0..self.size).map(move |x| (x, y)))
+            .filter(|&p| self.is_forbidden(p))
+            .collect()
     }
 
     /// Whether every point holds a stone.

@@ -954,3 +954,59 @@ proptest! {
         assert_ranking(&b, &r, n);
     }
 }
+
+#[test]
+fn replay_accepts_a_finished_game_and_names_the_five() {
+    // black's five from (3, 7) to (7, 7); white's stones on row 9
+    let mut moves = vec![];
+    for i in 0..5 {
+        moves.push((i + 3, 7));
+        if i < 4 {
+            moves.push((i + 3, 9));
+        }
+    }
+    let open = Board::replay(15, Rule::Freestyle, &moves[..8]).unwrap();
+    assert!(open.five().is_empty());
+    let won = Board::replay(15, Rule::Freestyle, &moves).unwrap();
+    assert_eq!(won.winner(), Some(Stone::Black));
+    assert_eq!(won.five(), (3..8).map(|x| (x, 7)).collect::<Vec<_>>());
+    moves.push((1, 1));
+    assert_eq!(
+        Board::replay(15, Rule::Freestyle, &moves).err(),
+        Some(PositionError::AfterWin { index: 9 })
+    );
+    let full = Board::replay(5, Rule::Standard, &drawn_5x5()).unwrap();
+    assert!(full.is_full() && full.winner().is_none() && full.five().is_empty());
+}
+
+#[test]
+fn forbidden_points_lists_every_forbidden_point_and_only_for_black() {
+    // the double three of `from_moves_errors_name_the_move`, one move early
+    let moves = [
+        (6, 7),
+        (0, 0),
+        (7, 7),
+        (0, 2),
+        (8, 8),
+        (0, 4),
+        (8, 9),
+        (14, 0),
+    ];
+    let b = Board::from_moves(15, Rule::Renju, &moves).unwrap();
+    let listed = b.forbidden_points();
+    assert!(listed.contains(&(8, 7)), "{listed:?}");
+    for y in 0..15 {
+        for x in 0..15 {
+            assert_eq!(listed.contains(&(x, y)), b.is_forbidden((x, y)));
+        }
+    }
+    assert!(
+        Board::from_moves(15, Rule::Freestyle, &moves)
+            .unwrap()
+            .forbidden_points()
+            .is_empty()
+    );
+    // white to move: nothing is forbidden to white
+    let b = Board::from_moves(15, Rule::Renju, &moves[..7]).unwrap();
+    assert!(b.forbidden_points().is_empty());
+}

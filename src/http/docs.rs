@@ -27,14 +27,14 @@ use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai};
         doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play::play, doudizhu::bid,
         doudizhu::double::double,
         mahjong::discard, mahjong::claim, mjai::mjai,
-        gomoku::best_move,
+        gomoku::best_move, gomoku::position,
     ),
     components(schemas(error::Problem, error::FieldError)),
     modifiers(&SwaggerRoute, &CommonProblems),
     tags(
         (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving, play, bid and doubling"),
         (name = "mahjong", description = "Mahjong (Hong Kong, Riichi, Red Dragon): discards and claims"),
-        (name = "gomoku", description = "Gomoku (freestyle, standard, renju): the engine's move"),
+        (name = "gomoku", description = "Gomoku (freestyle, standard, renju): the engine's move and the referee"),
         (name = "operations", description = "Health, readiness, metrics and documentation"),
     )
 )]
@@ -223,5 +223,56 @@ impl utoipa::Modify for CommonProblems {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// utoipa names a component after the bare type name and silently keeps
+    /// one of two types that share it, so the document would describe one
+    /// route's field with another route's schema.
+    #[test]
+    fn schema_type_names_are_unique() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/http");
+        let mut files = Vec::new();
+        rust_files(&root, &mut files);
+        let mut seen: HashMap<String, PathBuf> = HashMap::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let mut derives_schema = false;
+            for line in text.lines().map(str::trim) {
+                if line.starts_with("#[derive(") {
+                    derives_schema = line.contains("ToSchema");
+                } else if derives_schema
+                    && let Some(rest) = line
+                        .strip_prefix("pub struct ")
+                        .or_else(|| line.strip_prefix("pub enum "))
+                {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if let Some(other) = seen.insert(name.clone(), file.clone()) {
+                        panic!("two schemas named {name}: {other:?} and {file:?}");
+                    }
+                    derives_schema = false;
+                }
+            }
+        }
+        assert!(seen.contains_key("MoveRequest"), "the scan found the types");
     }
 }

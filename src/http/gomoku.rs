@@ -185,20 +185,37 @@ pub struct MoveResponse {
     pub candidates: Option<Vec<CandidateMove>>,
 }
 
+/// The board size a request names (or the default), checked.
+fn board_size(size: Option<usize>) -> Result<usize, ApiError> {
+    let size = size.unwrap_or(DEFAULT_SIZE);
+    if !(gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&size) {
+        return Err(ApiError::field(
+            "/size",
+            format!(
+                "must be {} to {}, not {size}",
+                gomoku::MIN_SIZE,
+                gomoku::MAX_SIZE
+            ),
+        ));
+    }
+    Ok(size)
+}
+
+/// A request's moves as engine points, once they are known to fit the board.
+fn points(moves: &[Cell], size: usize) -> Result<Vec<gomoku::Point>, ApiError> {
+    if moves.len() > size * size {
+        return Err(ApiError::field(
+            "/moves",
+            format!("{} moves don't fit on a {size}x{size} board", moves.len()),
+        ));
+    }
+    Ok(moves.iter().map(|c| (c.0 as usize, c.1 as usize)).collect())
+}
+
 impl MoveRequest {
     /// The engine's board and limits, or a 422 naming the offending field.
     fn position(&self) -> Result<(Board, Limits), ApiError> {
-        let size = self.size.unwrap_or(DEFAULT_SIZE);
-        if !(gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&size) {
-            return Err(ApiError::field(
-                "/size",
-                format!(
-                    "must be {} to {}, not {size}",
-                    gomoku::MIN_SIZE,
-                    gomoku::MAX_SIZE
-                ),
-            ));
-        }
+        let size = board_size(self.size)?;
         if self
             .max_depth
             .is_some_and(|d| !(1..=MAX_DEPTH).contains(&d))
@@ -226,20 +243,7 @@ impl MoveRequest {
                 format!("must be 1 to {}", gomoku::MAX_CANDIDATES),
             ));
         }
-        if self.moves.len() > size * size {
-            return Err(ApiError::field(
-                "/moves",
-                format!(
-                    "{} moves don't fit on a {size}x{size} board",
-                    self.moves.len()
-                ),
-            ));
-        }
-        let moves: Vec<gomoku::Point> = self
-            .moves
-            .iter()
-            .map(|c| (c.0 as usize, c.1 as usize))
-            .collect();
+        let moves = points(&self.moves, size)?;
         let board = Board::from_moves(size, self.rule.into(), &moves)?;
         let limits = Limits {
             max_depth: self.max_depth,
@@ -338,6 +342,112 @@ pub async fn best_move(
         pv: result.pv.iter().copied().map(Cell::from).collect(),
         elapsed_ms: elapsed.as_secs_f64() * 1000.0,
         candidates,
+    }))
+}
+
+/// A game so far, for the referee route.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PositionRequest {
+    /// The board is size × size, 5 to 22 (default 15).
+    #[serde(default)]
+    #[schema(minimum = 5, maximum = 22, default = 15)]
+    pub size: Option<usize>,
+    /// `freestyle` (default), `standard` or `renju`.
+    #[serde(default)]
+    pub rule: RuleName,
+    /// Every stone so far, in order, black first; the last may end the game.
+    #[serde(default)]
+    #[schema(max_items = 484)]
+    pub moves: Vec<Cell>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Colour {
+    Black,
+    White,
+}
+
+impl From<gomoku::Stone> for Colour {
+    fn from(s: gomoku::Stone) -> Colour {
+        match s {
+            gomoku::Stone::Black => Colour::Black,
+            gomoku::Stone::White => Colour::White,
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameState {
+    /// The game goes on.
+    Open,
+    /// The last move made a winning five.
+    Won,
+    /// The board is full and nobody won.
+    Drawn,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PositionResponse {
+    pub state: GameState,
+    /// The side to move while the game is open; null once it is over.
+    pub to_move: Option<Colour>,
+    /// The side whose last move won.
+    pub winner: Option<Colour>,
+    /// The winning run of stones (five, or longer where the rule lets it
+    /// win); empty unless `state` is `won`.
+    pub five: Vec<Cell>,
+    /// Renju with black to move: every empty point black may not play
+    /// (double three, double four, overline); empty otherwise.
+    pub forbidden: Vec<Cell>,
+}
+
+/// The referee: where a game stands after its moves, who is to move, who
+/// won and with which stones, and in renju the points black may not play.
+/// The moves must be legal; the last one may end the game.
+#[utoipa::path(
+    post,
+    path = "/gomoku/position",
+    tag = "gomoku",
+    request_body(content = PositionRequest, examples(
+        ("renju" = (value = json!({"size": 15, "rule": "renju",
+            "moves": [[6, 7], [0, 0], [7, 7], [0, 2], [8, 8], [0, 4], [8, 9], [14, 0]]}))),
+        ("won" = (value = json!({"size": 15, "rule": "freestyle",
+            "moves": [[3, 7], [3, 9], [4, 7], [4, 9], [5, 7], [5, 9], [6, 7], [6, 9], [7, 7]]}))),
+    )),
+    responses(
+        (status = 200, body = PositionResponse, example = json!({
+            "state": "open", "to_move": "black", "winner": null, "five": [],
+            "forbidden": [[8, 7]]})),
+        (status = 422, description = "Invalid game: a stone off the board or on an occupied point, \
+            a move after the game was won, a renju-forbidden move by black",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn position(
+    ApiJson(req): ApiJson<PositionRequest>,
+) -> Result<Json<PositionResponse>, ApiError> {
+    let size = board_size(req.size)?;
+    let moves = points(&req.moves, size)?;
+    let board = Board::replay(size, req.rule.into(), &moves)?;
+    let winner = board.winner();
+    let state = if winner.is_some() {
+        GameState::Won
+    } else if board.is_full() {
+        GameState::Drawn
+    } else {
+        GameState::Open
+    };
+    let cells = |points: Vec<gomoku::Point>| points.into_iter().map(Cell::from).collect();
+    Ok(Json(PositionResponse {
+        state,
+        to_move: (state == GameState::Open).then(|| board.to_move().into()),
+        winner: winner.map(Colour::from),
+        five: cells(board.five()),
+        forbidden: cells(board.forbidden_points()),
     }))
 }
 

@@ -349,7 +349,7 @@ macro_rules! mahjong_request {
 /// A seat relative to the bot: `self`, `right` (plays after it), `across`, `left`.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum SeatName {
+pub enum RelativeSeat {
     #[serde(rename = "self")]
     Own,
     Right,
@@ -357,7 +357,7 @@ pub enum SeatName {
     Left,
 }
 
-impl SeatName {
+impl RelativeSeat {
     fn index(self) -> u8 {
         match self {
             Self::Own => 0,
@@ -372,7 +372,7 @@ impl SeatName {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RiverInput {
-    pub seat: SeatName,
+    pub seat: RelativeSeat,
     #[schema(example = "5m")]
     pub tile: String,
     /// Discarded straight after drawing it.
@@ -634,7 +634,7 @@ fn single_tile(s: &str, pointer: &str) -> Result<Tile, ApiError> {
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct CandidateOut {
+pub struct DiscardCandidate {
     pub tile: String,
     /// Shanten after discarding this tile (every winning form of the variant).
     pub shanten: i8,
@@ -676,7 +676,7 @@ pub struct DiscardResponse {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub win_items: Vec<WinItem>,
     /// The same numbers for every distinct tile of the hand.
-    pub candidates: Vec<CandidateOut>,
+    pub candidates: Vec<DiscardCandidate>,
 }
 
 /// One scoring element of a win.
@@ -746,7 +746,7 @@ pub async fn discard(
         candidates: d
             .candidates
             .iter()
-            .map(|c| CandidateOut {
+            .map(|c| DiscardCandidate {
                 tile: c.tile.to_string(),
                 shanten: c.shanten,
                 ukeire: c.ukeire,

@@ -129,6 +129,7 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/mahjong/claim", post(mahjong::claim))
         .route("/mahjong/mjai", post(mjai::mjai))
         .route("/gomoku/move", post(gomoku::best_move))
+        .route("/gomoku/position", post(gomoku::position))
         .merge(swagger)
         .merge(extra)
         .fallback(error::not_found)

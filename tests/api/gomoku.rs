@@ -303,3 +303,99 @@ async fn ranks_candidates_when_asked() {
     assert_eq!(v["candidates"].as_array().map(Vec::len), Some(1), "{v}");
     assert_eq!(point(&v["candidates"][0]["move"]), (9, 5), "{v}");
 }
+
+async fn referee(body: Value) -> Reply {
+    let (app, _) = test_app(test_config(1, 1));
+    call(&app, post_json("/gomoku/position", &body.to_string())).await
+}
+
+#[tokio::test]
+async fn the_referee_follows_a_game_to_its_five() {
+    let black: Vec<Point> = (3..8).map(|x| (x, 7)).collect();
+    let white: Vec<Point> = (3..7).map(|x| (x, 9)).collect();
+    let moves = interleave(&black, &white);
+    let r = referee(json!({"moves": as_moves(&moves[..8])})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json(),
+        json!({"state": "open", "to_move": "black", "winner": null, "five": [], "forbidden": []})
+    );
+    let r = referee(json!({"moves": as_moves(&moves)})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["state"], "won", "{v}");
+    assert_eq!(v["winner"], "black", "{v}");
+    assert!(v["to_move"].is_null(), "{v}");
+    assert_eq!(v["five"], as_moves(&black), "{v}");
+    // a move after the five is an invalid game, named by its index
+    let mut after = moves.clone();
+    after.push((0, 0));
+    let p = assert_problem(&referee(json!({"moves": as_moves(&after)})).await, 422);
+    assert_eq!(p["errors"][0]["pointer"], "/moves/9", "{p}");
+    // an overline wins in freestyle but not under the standard rule
+    let black: Vec<Point> = [3, 4, 5, 7, 8, 6].iter().map(|&x| (x, 7)).collect();
+    let white: Vec<Point> = vec![(0, 0), (0, 2), (0, 4), (2, 0), (2, 2)];
+    let moves = as_moves(&interleave(&black, &white));
+    let free = referee(json!({"moves": moves, "rule": "freestyle"}))
+        .await
+        .json();
+    assert_eq!(
+        (
+            free["state"].clone(),
+            free["five"].as_array().unwrap().len()
+        ),
+        (json!("won"), 6)
+    );
+    let standard = referee(json!({"moves": moves, "rule": "standard"}))
+        .await
+        .json();
+    assert_eq!(standard["state"], "open", "{standard}");
+    assert_eq!(standard["to_move"], "white", "{standard}");
+}
+
+#[tokio::test]
+async fn the_referee_lists_blacks_forbidden_points_in_renju() {
+    let moves = [
+        (6, 7),
+        (0, 0),
+        (7, 7),
+        (0, 2),
+        (8, 8),
+        (0, 4),
+        (8, 9),
+        (14, 0),
+    ];
+    let r = referee(json!({"rule": "renju", "moves": as_moves(&moves)})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    let board = Board::from_moves(15, Rule::Renju, &moves).unwrap();
+    let listed: Vec<Point> = v["forbidden"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(point)
+        .collect();
+    assert!(listed.contains(&(8, 7)), "{v}");
+    assert!(listed.iter().all(|&p| board.is_forbidden(p)), "{v}");
+    // the same stones in freestyle, or white to move: nothing is forbidden
+    let r = referee(json!({"rule": "freestyle", "moves": as_moves(&moves)})).await;
+    assert_eq!(r.json()["forbidden"], json!([]));
+    let r = referee(json!({"rule": "renju", "moves": as_moves(&moves[..7])})).await;
+    assert_eq!(r.json()["forbidden"], json!([]));
+    // playing a forbidden point is an invalid game
+    let mut played = moves.to_vec();
+    played.push((8, 7));
+    let p = assert_problem(
+        &referee(json!({"rule": "renju", "moves": as_moves(&played)})).await,
+        422,
+    );
+    assert_eq!(p["errors"][0]["pointer"], "/moves/8", "{p}");
+    for (body, at) in [
+        (json!({"size": 4}), "/size"),
+        (json!({"moves": [[7, 7]], "komi": 1}), "/komi"),
+        (json!({"size": 5, "moves": vec![[0, 0]; 26]}), "/moves"),
+    ] {
+        let p = assert_problem(&referee(body.clone()).await, 422);
+        assert_eq!(p["errors"][0]["pointer"], at, "{body}");
+    }
+}

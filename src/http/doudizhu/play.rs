@@ -109,7 +109,7 @@ impl From<PayoutInput> for Payout {
 
 /// One ranked move and what the bot estimated for it.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct CandidateOut {
+pub struct PlayCandidate {
     /// The move; `""` is a pass.
     pub cards: String,
     #[serde(rename = "type")]
@@ -124,9 +124,9 @@ pub struct CandidateOut {
     pub samples: u32,
 }
 
-impl From<&Candidate> for CandidateOut {
+impl From<&Candidate> for PlayCandidate {
     fn from(c: &Candidate) -> Self {
-        CandidateOut {
+        PlayCandidate {
             cards: c.play.cards.to_string(),
             kind: c.play.kind.into(),
             win_rate: c.win_rate,
@@ -153,7 +153,7 @@ pub struct PlayResponse {
     pub elapsed_ms: f64,
     /// With `candidates`: the ranked moves, the chosen one first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub candidates: Option<Vec<CandidateOut>>,
+    pub candidates: Option<Vec<PlayCandidate>>,
 }
 
 /// Largest history a game can have: every card played singly with two passes
