@@ -12,7 +12,7 @@ use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
-use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai};
+use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai, playground};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -23,7 +23,7 @@ use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai};
         license(name = "MIT", identifier = "MIT"),
     ),
     paths(
-        health::healthz, health::readyz, metrics::metrics, openapi_yaml,
+        health::healthz, health::readyz, metrics::metrics, openapi_yaml, playground::page,
         doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play::play, doudizhu::bid,
         doudizhu::double::double,
         mahjong::discard, mahjong::claim, mjai::mjai,
@@ -35,7 +35,7 @@ use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai};
         (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving, play, bid and doubling"),
         (name = "mahjong", description = "Mahjong (Hong Kong, Riichi, Red Dragon): discards and claims"),
         (name = "gomoku", description = "Gomoku (freestyle, standard, renju): the engine's move and the referee"),
-        (name = "operations", description = "Health, readiness, metrics and documentation"),
+        (name = "operations", description = "Health, readiness, metrics, documentation and the playground page"),
     )
 )]
 pub struct ApiDoc;

@@ -11,6 +11,7 @@ pub mod mahjong;
 pub mod metrics;
 pub mod middleware;
 pub mod mjai;
+pub mod playground;
 pub mod string_or_list;
 
 use std::sync::Arc;
@@ -130,6 +131,9 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/mahjong/mjai", post(mjai::mjai))
         .route("/gomoku/move", post(gomoku::best_move))
         .route("/gomoku/position", post(gomoku::position))
+        .route("/playground", get(playground::page))
+        .route("/playground/", get(playground::page_slash))
+        .route("/playground/{file}", get(playground::file))
         .merge(swagger)
         .merge(extra)
         .fallback(error::not_found)

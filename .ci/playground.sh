@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The playground page in a real browser: Debian's Chromium and chromedriver,
+# Selenium from PyPI, the release binary on a loopback port.
+#
+#   bash .ci/playground.sh [OUTPUT_DIR]
+#
+# Screenshots of every panel go to OUTPUT_DIR (default target/playground);
+# docs/playground/ holds the ones the README links (copy them from there).
+# A trap stops the server on every exit path.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+REQUIREMENTS=("selenium==4.51.0")
+log() { printf 'playground: %s\n' "$*"; }
+source "$ROOT/.ci/venv.sh"
+VENV="$CACHE/playground-venv"
+OUT="${1:-${CARGO_TARGET_DIR:-$ROOT/target}/playground}"
+
+if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+  log "installing chromium and chromium-driver (Debian)"
+  sudo_if_needed=()
+  [[ "$(id -u)" == 0 ]] || sudo_if_needed=(sudo)
+  "${sudo_if_needed[@]}" apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+setup_venv "$VENV" python
+
+cargo build --release --locked --quiet --bin gamebot
+BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/gamebot"
+PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+BASE_URL="http://127.0.0.1:$PORT"
+env -u GAMEBOT_CONFIG GAMEBOT_LOG_LEVEL=warn "$BIN" serve --listen "127.0.0.1:$PORT" &
+SERVER_PID=$!
+trap 'kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true' EXIT
+for _ in $(seq 1 300); do
+  "$PYTHON" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=1)" \
+    "$BASE_URL/healthz" 2>/dev/null && break
+  sleep 0.1
+done
+
+# Selenium is given the system driver, so it never looks for one online.
+SE_OFFLINE=true timeout 600 "$VENV/bin/python" tests/browser/playground.py "$BASE_URL" "$OUT"
+log "screenshots in $OUT"
