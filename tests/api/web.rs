@@ -95,3 +95,37 @@ async fn configured_origins_may_call_the_api_from_a_browser() {
     let r = call(&app, preflight("https://evil.example")).await;
     assert!(r.header("access-control-allow-origin").is_none());
 }
+
+#[tokio::test]
+async fn the_playground_is_served_from_the_binary() {
+    let (app, _) = test_app(test_config(1, 1));
+    let page = call(&app, get_req("/playground")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
+    let csp = page.header("content-security-policy").expect("a CSP");
+    assert!(csp.starts_with("default-src 'self'"), "{csp}");
+    let html = page.text();
+    let mut loaded = 0;
+    for reference in html.split('"').filter(|r| r.starts_with("/playground/")) {
+        let r = call(&app, get_req(reference)).await;
+        assert_eq!(r.status, StatusCode::OK, "{reference}");
+        assert!(!r.body.is_empty(), "{reference}");
+        loaded += 1;
+    }
+    assert!(loaded >= 3, "the page loads its script, style and icon");
+    let script = call(&app, get_req("/playground/gomoku.js")).await;
+    assert_eq!(
+        script.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    let slash = call(&app, get_req("/playground/")).await;
+    assert_eq!(slash.status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(slash.header("location"), Some("/playground"));
+    for missing in [
+        "/playground/index.html",
+        "/playground/nothing.js",
+        "/playground/..%2fCargo.toml",
+    ] {
+        assert_problem(&call(&app, get_req(missing)).await, 404);
+    }
+}
