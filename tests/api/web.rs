@@ -101,7 +101,10 @@ async fn the_playground_is_served_from_the_binary() {
     let (app, _) = test_app(test_config(1, 1));
     let page = call(&app, get_req("/playground")).await;
     assert_eq!(page.status, StatusCode::OK);
-    assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
     let csp = page.header("content-security-policy").expect("a CSP");
     assert!(csp.starts_with("default-src 'self'"), "{csp}");
     let html = page.text();
