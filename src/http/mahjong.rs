@@ -784,7 +784,10 @@ fn apply_table_turn(out: &mut DiscardResponse, t: &TableDecision) {
         TableAction::Discard { tile, .. } => (TurnAction::Discard, *tile, false),
         TableAction::NineTerminals => (TurnAction::NineTerminals, Tile::new(0), false),
         // An own turn never passes or calls.
-        TableAction::Pass | TableAction::Chi { .. } | TableAction::Pon { .. } => return,
+        TableAction::Pass
+        | TableAction::Chi { .. }
+        | TableAction::Pon { .. }
+        | TableAction::Daiminkan { .. } => return,
     };
     out.ukeire = out
         .candidates

@@ -250,9 +250,21 @@ pub fn replay(table: &mut Table, events: &[Value], offset: usize) -> Result<(), 
 
 /// The mjai action object for a decision, with the explanation under `meta`.
 pub fn action_json(table: &Table, decision: &TableDecision, with_meta: bool) -> Value {
-    let me = table.me;
+    let mut action = action_value(table.me, &decision.action);
+    if with_meta {
+        action["meta"] = json!({
+            "reason": decision.reason,
+            "shanten": decision.shanten,
+            "strategy": decision.strategy,
+        });
+    }
+    action
+}
+
+/// The mjai action object of seat `me` taking `action`.
+pub fn action_value(me: u8, action: &TableAction) -> Value {
     let name = |t: &Tile| t.mjai_name();
-    let mut action = match &decision.action {
+    match action {
         TableAction::Pass => json!({"type": "none"}),
         TableAction::Discard { tile, tsumogiri } => {
             json!({"type": "dahai", "actor": me, "pai": name(tile), "tsumogiri": tsumogiri})
@@ -277,16 +289,14 @@ pub fn action_json(table: &Table, decision: &TableDecision, with_meta: bool) -> 
         TableAction::Hora { target, tile } => {
             json!({"type": "hora", "actor": me, "target": target, "pai": name(tile)})
         }
+        TableAction::Daiminkan {
+            target,
+            tile,
+            consumed,
+        } => json!({"type": "daiminkan", "actor": me, "target": target, "pai": name(tile),
+                    "consumed": consumed.iter().map(name).collect::<Vec<_>>()}),
         TableAction::NineTerminals => json!({"type": "ryukyoku", "actor": me}),
-    };
-    if with_meta {
-        action["meta"] = json!({
-            "reason": decision.reason,
-            "shanten": decision.shanten,
-            "strategy": decision.strategy,
-        });
     }
-    action
 }
 
 /// A bot seat kept across lines: the stdin/stdout form of the protocol.

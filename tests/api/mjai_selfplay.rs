@@ -28,9 +28,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
 use gamebot::mahjong::Strategy;
+use gamebot::mahjong::riichi_bot::legal_actions;
 use gamebot::mahjong::scoring::{HandScore, Payments, Situation, score_hand};
 use gamebot::mahjong::tiles::{Meld, MeldKind, Tile, TileCounts};
-use gamebot::protocol::mjai::Session;
+use gamebot::protocol::mjai::{Session, action_value};
 use gamebot::rng::SplitMix64;
 use serde_json::{Value, json};
 
@@ -53,6 +54,8 @@ const URA: usize = DEAD + 9;
 /// permutation of the shuffled wall), so the nine-terminal abort is offered: dealt at
 /// random it comes about once in a few thousand hands.
 const NINE_TERMINAL_EVERY: u64 = 37;
+/// Hands played with random legal answers.
+const CHAOS_HANDS: u64 = 300;
 const STRATEGIES: [Strategy; 3] = [Strategy::Balanced, Strategy::Efficient, Strategy::Classic];
 
 // ---------------------------------------------------------------------------------------
@@ -281,6 +284,8 @@ struct Stats {
     ron_declined: u64,
     /// A seat under 1,000 points with a ready closed hand, that may not declare riichi.
     poor_ready: u64,
+    /// Answers replaced by a random legal action.
+    random_answers: u64,
 }
 
 impl Stats {
@@ -306,6 +311,7 @@ impl Stats {
             (&mut self.furiten_pass, o.furiten_pass),
             (&mut self.ron_declined, o.ron_declined),
             (&mut self.poor_ready, o.poor_ready),
+            (&mut self.random_answers, o.random_answers),
         ];
         for (a, b) in fields {
             *a += b;
@@ -391,6 +397,17 @@ struct Game {
     last: (u8, String, String),
     /// Every (seat, line, answer) when asked for.
     transcript: Option<Vec<(u8, String, String)>>,
+    /// When set, half of all answers are replaced by a random legal action
+    /// (`legal_actions`), for the referee to check.
+    chaos: Option<SplitMix64>,
+}
+
+/// An action object with its `consumed` tiles in a fixed order, for comparing.
+fn normalized(mut action: Value) -> Value {
+    if let Some(list) = action.get_mut("consumed").and_then(Value::as_array_mut) {
+        list.sort_by_key(|v| v.to_string());
+    }
+    action
 }
 
 impl Game {
@@ -461,6 +478,7 @@ impl Game {
             stats: Stats::default(),
             last: (0, String::new(), String::new()),
             transcript: record.then(Vec::new),
+            chaos: None,
         }
     }
 
@@ -513,13 +531,30 @@ impl Game {
         let line = Value::Array(events).to_string();
         self.stats.lines += 1;
         let reply = self.pm(seat).session.react(&line);
-        let answer = match reply {
+        let mut answer = match reply {
             Ok(v) => v,
             Err(e) => {
                 self.last = (seat, line, String::new());
                 return self.fail(seat, format!("the replay refused a legal log: {e}"));
             }
         };
+        let legal: Vec<Value> = legal_actions(self.p(seat).session.table())
+            .iter()
+            .map(|a| normalized(action_value(seat, a)))
+            .collect();
+        if !legal.contains(&normalized(answer.clone())) {
+            self.last = (seat, line, answer.to_string());
+            return self.fail(
+                seat,
+                format!("the bot's answer is not among the legal actions {legal:?}"),
+            );
+        }
+        if let Some(rng) = &mut self.chaos
+            && rng.below(2) == 0
+        {
+            answer = legal[rng.below(legal.len())].clone();
+            self.stats.random_answers += 1;
+        }
         let text = answer.to_string();
         if let Some(t) = &mut self.transcript {
             t.push((seat, line.clone(), text.clone()));
@@ -1419,7 +1454,11 @@ fn rig_nine_terminals(wall: &mut [Tile], rng: &mut SplitMix64) {
 
 /// Plays one seed; the failure, if any, and what the hand exercised.
 fn play_seed(seed: u64, record: bool) -> (Game, Option<Failure>) {
-    let mut game = Game::new(seed, record);
+    play(Game::new(seed, record))
+}
+
+fn play(mut game: Game) -> (Game, Option<Failure>) {
+    let seed = game.seed;
     let result = catch_unwind(AssertUnwindSafe(|| game.play()));
     let failure = match result {
         Ok(Ok(())) => None,
@@ -1508,6 +1547,33 @@ fn four_bots_play_legal_hands_and_every_replay_matches_the_truth() {
     ];
     for (what, n) in covered {
         assert!(n > 0, "no {what} in {hands} hands: {stats:?}");
+    }
+}
+
+/// Seats that often take a random one of their legal actions instead of the
+/// bot's: the referee accepts every action `legal_actions` offers, and the
+/// replays stay true. Covers what no bot does (open kans, odd calls and
+/// riichi discards, declining wins).
+#[test]
+fn random_legal_actions_are_legal_and_replay_cleanly() {
+    let mut stats = Stats::default();
+    let mut failures = Vec::new();
+    for seed in 0..CHAOS_HANDS {
+        let mut game = Game::new(seed, false);
+        game.chaos = Some(SplitMix64::new(seed ^ 0xC4A0_5EED));
+        let (game, failure) = play(game);
+        stats.add(&game.stats);
+        failures.extend(failure.map(|f| f.to_string()));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for (what, n) in [
+        ("random answer", stats.random_answers),
+        ("open kan", stats.daiminkan),
+        ("chi", stats.chi),
+        ("pon", stats.pon),
+        ("riichi", stats.reach),
+    ] {
+        assert!(n > 0, "no {what} in {CHAOS_HANDS} hands: {stats:?}");
     }
 }
 

@@ -25,9 +25,12 @@
 
 mod calls;
 mod hand;
+mod legal;
 mod threats;
 mod turn;
 mod value;
+
+pub use legal::legal_actions;
 
 use super::Strategy;
 use super::table::{Table, Turn};
@@ -64,6 +67,15 @@ pub enum TableAction {
         tile: Tile,
         /// The two tiles of its kind from the hand.
         consumed: [Tile; 2],
+    },
+    /// Call an open kan on `target`'s discard (the bot never does; a player may).
+    Daiminkan {
+        /// Seat that made the discard.
+        target: u8,
+        /// The called discard.
+        tile: Tile,
+        /// The three tiles of its kind from the hand.
+        consumed: [Tile; 3],
     },
     /// Declare a concealed kan.
     Ankan {
