@@ -60,6 +60,7 @@ pub mod efficient;
 mod error;
 pub mod hong_kong_defence;
 pub mod riichi_bot;
+pub mod riichi_game;
 pub mod rules;
 pub mod scoring;
 pub mod shanten;

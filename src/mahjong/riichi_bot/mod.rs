@@ -31,6 +31,7 @@ mod turn;
 mod value;
 
 pub use legal::legal_actions;
+pub(crate) use value::{win_items, win_score};
 
 use super::Strategy;
 use super::table::{Table, Turn};

@@ -49,6 +49,18 @@ pub(super) fn win_now(
     rinshan: bool,
     chankan: bool,
 ) -> Option<scoring::HandScore> {
+    win_score(table, tile, self_drawn, rinshan, chankan, &[])
+}
+
+/// [`win_now`] with the ura-dora indicators a referee reveals for a riichi win.
+pub(crate) fn win_score(
+    table: &Table,
+    tile: Tile,
+    self_drawn: bool,
+    rinshan: bool,
+    chankan: bool,
+    ura_indicators: &[Tile],
+) -> Option<scoring::HandScore> {
     let mut conc = table.concealed();
     if !self_drawn {
         if table.furiten() {
@@ -57,12 +69,15 @@ pub(super) fn win_now(
         conc.add(tile.index);
     }
     let reds = red_count(table) + u32::from(!self_drawn && tile.red);
-    let sit = situation(table, self_drawn, rinshan, chankan);
+    let mut sit = situation(table, self_drawn, rinshan, chankan);
+    if sit.riichi {
+        sit.ura_indicators = ura_indicators.iter().map(|t| t.index).collect();
+    }
     scoring::score_hand(&conc, reds, &table.my_seat().melds, tile.index, &sit)
 }
 
 /// What scores a win, each with its han: the yaku, then dora, red fives and ura dora.
-pub(super) fn win_items(score: &scoring::HandScore) -> Vec<(&'static str, u32)> {
+pub(crate) fn win_items(score: &scoring::HandScore) -> Vec<(&'static str, u32)> {
     let mut items = score.yaku.clone();
     for (name, han) in [
         ("dora", score.dora),
