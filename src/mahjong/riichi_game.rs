@@ -487,13 +487,10 @@ impl Game<'_, '_> {
             };
             match answer {
                 TableAction::Hora { .. } => return self.win(other, seat, tile, false, false),
+                // Only one seat can hold two copies of the discard, and a
+                // pon or open kan beats the left seat's chi.
                 TableAction::Pon { .. } | TableAction::Daiminkan { .. } => {
-                    if !matches!(
-                        call,
-                        Some((_, TableAction::Pon { .. } | TableAction::Daiminkan { .. }))
-                    ) {
-                        call = Some((other, answer));
-                    }
+                    call = Some((other, answer))
                 }
                 TableAction::Chi { .. } if call.is_none() => call = Some((other, answer)),
                 _ => {}
