@@ -105,7 +105,11 @@ enum Raw {
         #[serde(default)]
         scores: Option<[i32; 4]>,
     },
-    EndKyoku {},
+    /// Written with the scores after the hand by the referee (`event_value`).
+    EndKyoku {
+        #[serde(default)]
+        scores: Option<[i32; 4]>,
+    },
     EndGame {},
     /// A bot's own `none` echoed back by some servers.
     None {},
@@ -222,7 +226,7 @@ fn convert(raw: Raw, me: u8) -> Result<Option<Event>, String> {
         Raw::Reach { actor } => Event::Reach { actor },
         Raw::ReachAccepted { actor } => Event::ReachAccepted { actor },
         Raw::Hora { scores } | Raw::Ryukyoku { scores } => Event::HandOver { scores },
-        Raw::EndKyoku {} => Event::HandOver { scores: None },
+        Raw::EndKyoku { scores } => Event::HandOver { scores },
         Raw::EndGame {} => Event::EndGame,
         Raw::None {} => return Ok(None),
     }))
@@ -297,6 +301,169 @@ pub fn action_value(me: u8, action: &TableAction) -> Value {
                     "consumed": consumed.iter().map(name).collect::<Vec<_>>()}),
         TableAction::NineTerminals => json!({"type": "ryukyoku", "actor": me}),
     }
+}
+
+/// The mjai object of `event` as seat `me` sees it (others' start hands as
+/// `"?"`; the end of a hand as `end_kyoku`, with the scores after it).
+pub fn event_value(me: u8, event: &Event) -> Value {
+    let name = |t: &Tile| t.mjai_name();
+    let names = |ts: &[Tile]| ts.iter().map(name).collect::<Vec<_>>();
+    match event {
+        Event::StartGame => json!({"type": "start_game", "id": me}),
+        Event::StartKyoku {
+            round_wind,
+            kyoku,
+            honba,
+            kyotaku,
+            dealer,
+            dora_indicator,
+            scores,
+            hand,
+        } => {
+            let tehais: Vec<Vec<String>> = (0..4u8)
+                .map(|s| {
+                    if s == me {
+                        names(hand)
+                    } else {
+                        vec!["?".to_string(); hand.len()]
+                    }
+                })
+                .collect();
+            json!({"type": "start_kyoku", "bakaze": Tile::new(*round_wind).mjai_name(),
+                   "dora_marker": name(dora_indicator), "kyoku": kyoku, "honba": honba,
+                   "kyotaku": kyotaku, "oya": dealer, "scores": scores, "tehais": tehais})
+        }
+        Event::Tsumo { actor, tile } => json!({"type": "tsumo", "actor": actor,
+            "pai": tile.map_or_else(|| "?".to_string(), |t| name(&t))}),
+        Event::Dahai {
+            actor,
+            tile,
+            tsumogiri,
+        } => json!({"type": "dahai", "actor": actor, "pai": name(tile), "tsumogiri": tsumogiri}),
+        Event::Chi {
+            actor,
+            target,
+            tile,
+            consumed,
+        } => json!({"type": "chi", "actor": actor, "target": target, "pai": name(tile),
+                    "consumed": names(consumed)}),
+        Event::Pon {
+            actor,
+            target,
+            tile,
+            consumed,
+        } => json!({"type": "pon", "actor": actor, "target": target, "pai": name(tile),
+                    "consumed": names(consumed)}),
+        Event::Daiminkan {
+            actor,
+            target,
+            tile,
+            consumed,
+        } => json!({"type": "daiminkan", "actor": actor, "target": target, "pai": name(tile),
+                    "consumed": names(consumed)}),
+        Event::Kakan { actor, tile } => json!({"type": "kakan", "actor": actor, "pai": name(tile)}),
+        Event::Ankan { actor, consumed } => {
+            json!({"type": "ankan", "actor": actor, "consumed": names(consumed)})
+        }
+        Event::Dora { indicator } => json!({"type": "dora", "dora_marker": name(indicator)}),
+        Event::Reach { actor } => json!({"type": "reach", "actor": actor}),
+        Event::ReachAccepted { actor } => json!({"type": "reach_accepted", "actor": actor}),
+        Event::HandOver { scores: None } => json!({"type": "end_kyoku"}),
+        Event::HandOver {
+            scores: Some(scores),
+        } => json!({"type": "end_kyoku", "scores": scores}),
+        Event::EndGame => json!({"type": "end_game"}),
+    }
+}
+
+/// The action an mjai action object names (`actor` and `meta` are not read:
+/// the referee knows the seat and checks that the action is legal).
+pub fn parse_action(value: &Value) -> Result<TableAction, String> {
+    #[derive(Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    enum RawAction {
+        None {},
+        Dahai {
+            pai: String,
+            tsumogiri: bool,
+        },
+        Reach {},
+        Chi {
+            target: u8,
+            pai: String,
+            consumed: [String; 2],
+        },
+        Pon {
+            target: u8,
+            pai: String,
+            consumed: [String; 2],
+        },
+        Daiminkan {
+            target: u8,
+            pai: String,
+            consumed: [String; 3],
+        },
+        Ankan {
+            consumed: [String; 4],
+        },
+        Kakan {
+            pai: String,
+            consumed: [String; 3],
+        },
+        Hora {
+            target: u8,
+            pai: String,
+        },
+        Ryukyoku {},
+    }
+    let raw = RawAction::deserialize(value).map_err(|e| e.to_string())?;
+    Ok(match raw {
+        RawAction::None {} => TableAction::Pass,
+        RawAction::Dahai { pai, tsumogiri } => TableAction::Discard {
+            tile: tile(&pai)?,
+            tsumogiri,
+        },
+        RawAction::Reach {} => TableAction::Riichi,
+        RawAction::Chi {
+            target,
+            pai,
+            consumed,
+        } => TableAction::Chi {
+            target,
+            tile: tile(&pai)?,
+            consumed: tiles(&consumed)?,
+        },
+        RawAction::Pon {
+            target,
+            pai,
+            consumed,
+        } => TableAction::Pon {
+            target,
+            tile: tile(&pai)?,
+            consumed: tiles(&consumed)?,
+        },
+        RawAction::Daiminkan {
+            target,
+            pai,
+            consumed,
+        } => TableAction::Daiminkan {
+            target,
+            tile: tile(&pai)?,
+            consumed: tiles(&consumed)?,
+        },
+        RawAction::Ankan { consumed } => TableAction::Ankan {
+            consumed: tiles(&consumed)?,
+        },
+        RawAction::Kakan { pai, consumed } => TableAction::Kakan {
+            tile: tile(&pai)?,
+            consumed: tiles(&consumed)?,
+        },
+        RawAction::Hora { target, pai } => TableAction::Hora {
+            target,
+            tile: tile(&pai)?,
+        },
+        RawAction::Ryukyoku {} => TableAction::NineTerminals,
+    })
 }
 
 /// A bot seat kept across lines: the stdin/stdout form of the protocol.
