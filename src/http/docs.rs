@@ -12,7 +12,7 @@ use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
-use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai, playground};
+use super::{doudizhu, error, gomoku, health, mahjong, mahjong_table, metrics, mjai, playground};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -26,14 +26,14 @@ use super::{doudizhu, error, gomoku, health, mahjong, metrics, mjai, playground}
         health::healthz, health::readyz, metrics::metrics, openapi_yaml, playground::page,
         doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play::play, doudizhu::bid,
         doudizhu::double::double,
-        mahjong::discard, mahjong::claim, mjai::mjai,
+        mahjong::discard, mahjong::claim, mjai::mjai, mahjong_table::table,
         gomoku::best_move, gomoku::position,
     ),
     components(schemas(error::Problem, error::FieldError)),
     modifiers(&SwaggerRoute, &CommonProblems),
     tags(
         (name = "doudizhu", description = "Dou Dizhu: legal moves, hand splits, endgame solving, play, bid and doubling"),
-        (name = "mahjong", description = "Mahjong (Hong Kong, Riichi, Red Dragon): discards and claims"),
+        (name = "mahjong", description = "Mahjong (Hong Kong, Riichi, Red Dragon): discards and claims; a Riichi hand against three bots"),
         (name = "gomoku", description = "Gomoku (freestyle, standard, renju): the engine's move and the referee"),
         (name = "operations", description = "Health, readiness, metrics, documentation and the playground page"),
     )

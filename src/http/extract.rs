@@ -80,9 +80,11 @@ pub fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError
             match inner.classify() {
                 serde_json::error::Category::Data => {
                     let message = strip_position(&inner.to_string());
-                    // serde reports a repeated key from the object that holds
-                    // it; the key itself is the field at fault.
-                    if let Some(field) = duplicate_field(&message) {
+                    // serde reports a repeated or missing key from the object
+                    // that holds it; the key itself is the field at fault.
+                    if let Some(field) =
+                        duplicate_field(&message).or_else(|| missing_field(&message))
+                    {
                         pointer.push('/');
                         pointer.push_str(&escape_pointer(field));
                     }
@@ -92,6 +94,11 @@ pub fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError
             }
         }
     }
+}
+
+/// The field named by serde's "missing field `x`" message.
+fn missing_field(message: &str) -> Option<&str> {
+    message.strip_prefix("missing field `")?.strip_suffix('`')
 }
 
 /// The field named by serde's "duplicate field `x`" message.

@@ -689,7 +689,7 @@ pub struct WinItem {
     pub value: u32,
 }
 
-fn win_items(items: &[(&'static str, u32)]) -> Vec<WinItem> {
+pub(super) fn win_items(items: &[(&'static str, u32)]) -> Vec<WinItem> {
     items
         .iter()
         .map(|&(name, value)| WinItem {

@@ -8,6 +8,7 @@ pub mod extract;
 pub mod gomoku;
 pub mod health;
 pub mod mahjong;
+pub mod mahjong_table;
 pub mod metrics;
 pub mod middleware;
 pub mod mjai;
@@ -129,6 +130,7 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .route("/mahjong/discard", post(mahjong::discard))
         .route("/mahjong/claim", post(mahjong::claim))
         .route("/mahjong/mjai", post(mjai::mjai))
+        .route("/mahjong/table", post(mahjong_table::table))
         .route("/gomoku/move", post(gomoku::best_move))
         .route("/gomoku/position", post(gomoku::position))
         .route("/playground", get(playground::page))

@@ -10,6 +10,7 @@ mod doudizhu;
 mod errors;
 mod gomoku;
 mod mahjong;
+mod mahjong_table;
 mod mjai;
 mod mjai_selfplay;
 mod observability;
