@@ -4,8 +4,9 @@
 
 Plays a gomoku game to its end (with a hint and an undo on the way), a Dou
 Dizhu deal to its end (bidding, doubling, hints), solves an endgame puzzle,
-analyses mahjong hands, shows a problem for a bad hand, and checks that no
-panel is wider than a phone screen. Fails on any console error except the
+analyses mahjong hands, shows a problem for a bad hand, plays a Riichi hand
+against three bots to its end on the bot's hints, and checks that no panel is
+wider than a phone screen. Fails on any console error except the
 one 422 the bad hand asks for. Screenshots of each panel go to OUTPUT_DIR.
 Run by .ci/playground.sh against the release binary.
 """
@@ -244,9 +245,38 @@ def mahjong():
     check_console("the bad hand", allow=("422",))
 
 
+def riichi():
+    tab("riichi")
+    seed = driver.find_element(By.ID, "rt-seed")
+    seed.clear()
+    seed.send_keys("5")
+    driver.find_element(By.ID, "rt-new").click()
+    section = lambda: driver.find_element(By.ID, "riichi")
+    decisions = lambda: int(section().get_attribute("data-decisions") or -1)
+    wait_for("a new hand", lambda: decisions() == 0 and driver.find_elements(By.CSS_SELECTOR, "#rt-hand .tile-button"))
+    made = 0
+    while section().get_attribute("data-over") != "true":
+        problem_shown("rt")
+        assert made < 150, "the hand did not end"
+        # The player follows the bot's advice: the hint marks a tile or a button.
+        driver.find_element(By.ID, "rt-hint").click()
+        hinted = wait_for("a hint", lambda: driver.find_elements(By.CSS_SELECTOR, "#riichi .hinted"))
+        if made == 0:
+            shot("riichi-hint")
+        before = decisions()
+        hinted[0].click()
+        made += 1
+        wait_for("the table's answer", lambda: decisions() > before)
+    final = status("rt-status")
+    assert "Hand over" in final, final
+    assert "Points:" in driver.find_element(By.ID, "rt-result").text
+    shot("riichi")
+    check_console("the Riichi hand")
+
+
 def phone_width():
     driver.set_window_size(390, 900)
-    for name in ["gomoku", "doudizhu", "endgame", "mahjong"]:
+    for name in ["gomoku", "doudizhu", "endgame", "mahjong", "riichi"]:
         tab(name)
         time.sleep(0.2)
         wide = js("return document.documentElement.scrollWidth - window.innerWidth;")
@@ -260,7 +290,7 @@ try:
     driver.get(f"{BASE}/playground")
     wait_for("the page's scripts", lambda: js("return document.body.dataset.ready === 'true';"))
     check_console("loading the page")
-    for step in [gomoku, doudizhu, endgame, mahjong, phone_width]:
+    for step in [gomoku, doudizhu, endgame, mahjong, riichi, phone_width]:
         started = time.monotonic()
         step()
         print(f"playground: PASS {step.__name__} ({time.monotonic() - started:.1f} s)", flush=True)

@@ -36,7 +36,7 @@ function tileString(tiles) {
   return out;
 }
 
-function tileFace(tile) {
+export function tileFace(tile) {
   const face = el("span", `tile suit-${tile[1]}`);
   if (tile[1] === "z") {
     const i = Number(tile[0]) - 1;

@@ -3,8 +3,9 @@ import { setupGomoku } from "./gomoku.js";
 import { setupDoudizhu } from "./doudizhu.js";
 import { setupEndgame } from "./endgame.js";
 import { setupMahjong } from "./mahjong.js";
+import { setupRiichi } from "./riichi.js";
 
-const panels = ["gomoku", "doudizhu", "endgame", "mahjong"];
+const panels = ["gomoku", "doudizhu", "endgame", "mahjong", "riichi"];
 
 function show(name) {
   const current = panels.includes(name) ? name : panels[0];
@@ -26,5 +27,6 @@ setupGomoku();
 setupDoudizhu();
 setupEndgame();
 setupMahjong();
+setupRiichi();
 show(location.hash.slice(1));
 document.body.dataset.ready = "true";

@@ -60,6 +60,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("mahjong.js"),
     ),
+    (
+        "riichi.js",
+        "text/javascript; charset=utf-8",
+        include_str!("riichi.js"),
+    ),
     ("favicon.svg", "image/svg+xml", include_str!("favicon.svg")),
 ];
 
