@@ -25,7 +25,9 @@
 #                       check-jsonschema.
 #   5. compose-policy   scaling/shutdown rules: gamebot publishes no host port (so --scale works),
 #                       stop_grace_period > the 10 s drain timeout, exec-form healthcheck, nginx
-#                       waits for gamebot to be healthy and publishes 8080.
+#                       waits for gamebot to be healthy and publishes 8080; redis bounds its
+#                       memory (maxmemory, allkeys-lru), publishes nothing, and is gamebot's
+#                       GAMEBOT_CACHE_URL.
 #   6. nginx-t          `nginx -t` on deploy/nginx.conf with Debian's nginx (1.22). The only
 #                       change made to a temp copy: temp-file paths pointed into the temp dir
 #                       (Debian's compiled-in /var/lib/nginx does not exist without the package
@@ -234,6 +236,19 @@ else:
         errors.append(f"gamebot healthcheck must be exec form [\"CMD\", ...] (no shell): {test}")
     if "build" not in g:
         errors.append("gamebot must be built from the Dockerfile")
+r = svc.get("redis")
+if r is None:
+    errors.append("no `redis` service (the replicas' shared cache)")
+else:
+    cmd = " ".join(r.get("command") or [])
+    if "--maxmemory " not in cmd or "allkeys-lru" not in cmd:
+        errors.append("redis must bound its memory: --maxmemory with --maxmemory-policy allkeys-lru")
+    if r.get("ports"):
+        errors.append("redis must not publish host ports")
+    if g is not None:
+        url = (g.get("environment") or {}).get("GAMEBOT_CACHE_URL", "")
+        if not url.startswith("redis://redis:6379"):
+            errors.append(f"gamebot must use the redis service as GAMEBOT_CACHE_URL (got {url!r})")
 n = svc.get("nginx")
 if n is None:
     errors.append("no `nginx` service")
@@ -271,7 +286,7 @@ run_check hadolint "$DOCKERFILE (any finding fails)" check_hadolint
 run_check dockerfile-policy "$DOCKERFILE runtime stage: exec forms, non-root, port, stop signal" check_dockerfile_policy
 run_check compose-config "$COMPOSE_FILE_PATH loads in Docker Compose v5 (docker compose config)" check_compose_config
 run_check compose-schema "$COMPOSE_FILE_PATH against the Compose Specification JSON schema" check_compose_schema
-run_check compose-policy "$COMPOSE_FILE_PATH: scalable gamebot, grace period > drain, nginx wiring" check_compose_policy
+run_check compose-policy "$COMPOSE_FILE_PATH: scalable gamebot, grace period > drain, nginx and redis wiring" check_compose_policy
 
 if NGINX="$(nginx_bin 2>"$TMP/nginx-setup.log")"; then
   run_check nginx-t "$NGINX_CONF (nginx -t, Debian nginx $("$NGINX" -v 2>&1 | sed 's|.*/||'))" check_nginx "$NGINX"

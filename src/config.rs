@@ -29,6 +29,9 @@ pub struct Config {
     pub max_budget_ms: u64,
     pub body_limit_bytes: usize,
     pub cache_mib: usize,
+    pub cache_url: String,
+    pub cache_ttl_s: u64,
+    pub cache_timeout_ms: u64,
     pub search_memory_mib: usize,
     pub log_format: LogFormat,
     pub log_level: String,
@@ -170,6 +173,19 @@ impl Config {
         }
         if !(1..=65_536).contains(&self.cache_mib) {
             return Err(ConfigError::invalid("cache_mib", "must be 1 to 65536"));
+        }
+        if !self.cache_url.is_empty() {
+            crate::cache::remote::check_url(&self.cache_url)
+                .map_err(|e| ConfigError::invalid("cache_url", e.to_string()))?;
+        }
+        if !(1..=30 * 86_400).contains(&self.cache_ttl_s) {
+            return Err(ConfigError::invalid("cache_ttl_s", "must be 1 to 2592000"));
+        }
+        if !(1..=10_000).contains(&self.cache_timeout_ms) {
+            return Err(ConfigError::invalid(
+                "cache_timeout_ms",
+                "must be 1 to 10000",
+            ));
         }
         if !(16..=1 << 20).contains(&self.search_memory_mib) {
             return Err(ConfigError::invalid(

@@ -28,6 +28,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::cache::TranspositionCache;
+use crate::cache::remote::RemoteCache;
 use crate::config::Config;
 use crate::pool::SearchPool;
 use crate::server::ConnectionStats;
@@ -38,6 +39,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub pool: Arc<SearchPool>,
     pub cache: Arc<TranspositionCache>,
+    /// The second cache level in Redis, when `cache_url` names one.
+    pub remote_cache: Option<Arc<RemoteCache>>,
     pub metrics: Arc<metrics::Metrics>,
     /// Counted by the server's accept loop, read by the metrics.
     pub connections: Arc<ConnectionStats>,
@@ -57,16 +60,30 @@ impl AppState {
             .with_memory_budget(config.search_memory_bytes()),
         );
         let cache = Arc::new(TranspositionCache::with_mib(config.cache_mib));
+        let remote_cache = (!config.cache_url.is_empty())
+            .then(|| {
+                RemoteCache::new(
+                    &config.cache_url,
+                    std::time::Duration::from_millis(config.cache_timeout_ms),
+                    std::time::Duration::from_secs(config.cache_ttl_s),
+                )
+                .map_err(|e| tracing::error!(error = %e, "running without the shared cache"))
+                .ok()
+            })
+            .flatten()
+            .map(Arc::new);
         let connections = Arc::new(ConnectionStats::default());
         let metrics = Arc::new(metrics::Metrics::new(
             pool.clone(),
             cache.clone(),
+            remote_cache.clone(),
             connections.clone(),
         ));
         AppState {
             config: Arc::new(config),
             pool,
             cache,
+            remote_cache,
             metrics,
             connections,
             draining: Arc::default(),

@@ -16,6 +16,7 @@ mod mjai_selfplay;
 mod observability;
 mod openapi;
 mod search_pool;
+mod shared_cache;
 mod shutdown;
 mod web;
 

@@ -83,6 +83,7 @@ mod root;
 mod search;
 mod seat;
 mod shared_table;
+mod stored;
 mod table;
 
 use std::fmt;
@@ -95,6 +96,7 @@ use crate::stop::Stop;
 pub use key::{CACHE_TAG, cache_key};
 pub use position::{MAX_HAND, Played, Position, PositionError, SeatRole};
 pub use seat::Seat;
+pub use stored::{answer_bytes, answer_from_bytes};
 
 use search::{Node, Solver};
 use shared_table::SharedTable;

@@ -876,3 +876,51 @@ fn renamed_key_keeps_what_matters() {
     assert_ne!(key("BR", "3", None), key("2B", "3", None));
     assert_ne!(key("2", "3", Some("A")), key("2", "3", Some("2")));
 }
+
+/// A complete answer survives the trip through bytes, and bytes that were
+/// changed in any one place never give an answer that does not replay.
+#[test]
+fn stored_answers_round_trip_and_only_legal_ones_come_back() {
+    let r = Rules::default();
+    let positions = [
+        duel("33456789TJQKA2", "4455667788B", r),
+        duel("AA", "2KKTT77554", r),
+        position(
+            [Some(h("BRJJ999")), Some(h("33334567TTAAAA")), Some(h("5"))],
+            Seat::LandlordDown,
+            None,
+            r,
+        ),
+    ];
+    for p in positions {
+        let sol = solve_endgame(&p, &Stop::never(), None);
+        let bytes = answer_bytes(&sol).expect("a complete answer");
+        let back = answer_from_bytes(&p, &bytes).expect("it replays");
+        assert!(back.cached && back.complete && back.nodes == 0);
+        assert_eq!(back.outcome, sol.outcome);
+        assert_eq!(back.best_move, sol.best_move);
+        assert_eq!(key_set(&back.winning_moves), key_set(&sol.winning_moves));
+        assert_eq!(back.pv, sol.pv);
+        for i in 0..bytes.len() {
+            for delta in [1u8, 0x80] {
+                let mut changed = bytes.clone();
+                changed[i] = changed[i].wrapping_add(delta);
+                if let Some(s) = answer_from_bytes(&p, &changed) {
+                    let legal = p.legal_moves();
+                    for mv in s.winning_moves.iter().chain(&s.best_move) {
+                        assert!(legal.contains(mv), "{mv:?}");
+                    }
+                }
+            }
+        }
+        // Another position's answer, a shorter one, nothing: refused.
+        let other = duel("3", "4", r);
+        assert!(answer_from_bytes(&other, &bytes).is_none());
+        assert!(answer_from_bytes(&p, &bytes[..bytes.len() - 1]).is_none());
+        assert!(answer_from_bytes(&p, b"").is_none());
+    }
+    // Unknown answers are not stored.
+    let p = duel("33456789TJQKA2", "4455667788B", r);
+    let stopped = solve_endgame(&p, &Stop::never().with_node_limit(3), None);
+    assert!(stopped.complete || answer_bytes(&stopped).is_none());
+}

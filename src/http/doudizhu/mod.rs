@@ -596,10 +596,30 @@ pub async fn endgame(
     }
     let budget = state.pool.budget(req.budget_ms);
     let cache = state.cache.clone();
+    let remote = state.remote_cache.clone();
     let solution = state
         .pool
         .run_on(threads, budget, move |stop| {
-            endgame::solve_endgame_on(&position, stop, Some(&cache), threads)
+            // The shared cache holds whole answers, checked move by move
+            // before use; a position this replica holds needs no round trip.
+            let key = endgame::cache_key(&position);
+            let started = std::time::Instant::now();
+            if let Some(remote) = &remote
+                && cache.peek(&key).is_none()
+                && let Some(mut answer) =
+                    remote.get(&key, |bytes| endgame::answer_from_bytes(&position, bytes))
+            {
+                answer.elapsed = started.elapsed();
+                return answer;
+            }
+            let solution = endgame::solve_endgame_on(&position, stop, Some(&cache), threads);
+            if let Some(remote) = &remote
+                && !solution.cached
+                && let Some(bytes) = endgame::answer_bytes(&solution)
+            {
+                remote.put(key, bytes);
+            }
+            solution
         })
         .await?;
     Ok(Json(EndgameResponse {

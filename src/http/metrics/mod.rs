@@ -27,6 +27,7 @@ mod process;
 use super::AppState;
 use super::error::ApiError;
 use crate::cache::TranspositionCache;
+use crate::cache::remote::RemoteCache;
 use crate::pool::SearchPool;
 use crate::server::ConnectionStats;
 
@@ -82,6 +83,7 @@ impl Metrics {
     pub fn new(
         pool: Arc<SearchPool>,
         cache: Arc<TranspositionCache>,
+        remote_cache: Option<Arc<RemoteCache>>,
         connections: Arc<ConnectionStats>,
     ) -> Self {
         let mut registry = Registry::default();
@@ -109,6 +111,7 @@ impl Metrics {
         service.register_collector(Box::new(EngineCollector {
             pool,
             cache,
+            remote_cache,
             connections,
         }));
         registry.register_collector(Box::new(process::ProcessCollector));
@@ -210,6 +213,7 @@ fn wants_openmetrics(headers: &HeaderMap) -> bool {
 struct EngineCollector {
     pool: Arc<SearchPool>,
     cache: Arc<TranspositionCache>,
+    remote_cache: Option<Arc<RemoteCache>>,
     connections: Arc<ConnectionStats>,
 }
 
@@ -321,6 +325,55 @@ impl prometheus_client::collector::Collector for EngineCollector {
         for (name, help, value) in counters {
             let m = encoder.encode_descriptor(name, help, None, MetricType::Counter)?;
             ConstCounter::new(value).encode(m)?;
+        }
+        if let Some(remote) = &self.remote_cache {
+            let r = remote.stats();
+            let counters: [(&str, &str, u64); 8] = [
+                (
+                    "cache_l2_hits",
+                    "Shared-cache (Redis) lookups that found a valid value",
+                    r.hits,
+                ),
+                (
+                    "cache_l2_misses",
+                    "Shared-cache lookups that found nothing",
+                    r.misses,
+                ),
+                (
+                    "cache_l2_errors",
+                    "Shared-cache lookups and writes that failed (no connection, timeout, error reply)",
+                    r.errors,
+                ),
+                (
+                    "cache_l2_rejected",
+                    "Shared-cache values refused: foreign, damaged or not fitting the position",
+                    r.rejected,
+                ),
+                (
+                    "cache_l2_skipped",
+                    "Shared-cache lookups not tried during the back-off after a failure",
+                    r.skipped,
+                ),
+                (
+                    "cache_l2_writes",
+                    "Values written to the shared cache",
+                    r.writes,
+                ),
+                (
+                    "cache_l2_writes_dropped",
+                    "Shared-cache writes dropped (queue full or backing off)",
+                    r.writes_dropped,
+                ),
+                (
+                    "cache_l2_lookup_microseconds",
+                    "Time spent on shared-cache lookups (divide by the lookups for the mean)",
+                    r.lookup_micros,
+                ),
+            ];
+            for (name, help, value) in counters {
+                let m = encoder.encode_descriptor(name, help, None, MetricType::Counter)?;
+                ConstCounter::new(value).encode(m)?;
+            }
         }
         Ok(())
     }

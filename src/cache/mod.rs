@@ -8,9 +8,14 @@
 //! exactly, so two positions whose hashes collide can never read each other's
 //! value. When a bucket is full, the entry that cost the least work to compute
 //! is evicted.
+//!
+//! [`remote`] is the optional second level: solved positions shared by every
+//! replica through a Redis server.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+pub mod remote;
 
 /// Words in a key. Enough for a Dou Dizhu endgame (three hands, the standing
 /// play, mover, seat and rules) or a gomoku position hash plus context.
@@ -97,6 +102,16 @@ impl TranspositionCache {
         // A poisoned lock only means another thread panicked mid-copy of
         // plain data; the slots are still whole values.
         self.buckets[i].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The value for `key`, without counting a hit or a miss (for copying
+    /// entries to the second level).
+    pub fn peek(&self, key: &CacheKey) -> Option<u64> {
+        let bucket = self.bucket(key);
+        bucket
+            .iter()
+            .find(|s| s.work != 0 && s.key == *key)
+            .map(|s| s.value)
     }
 
     pub fn get(&self, key: &CacheKey) -> Option<u64> {
