@@ -100,8 +100,7 @@ pub fn answer_from_bytes(pos: &Position, bytes: &[u8]) -> Option<Solution> {
     }
     // A win lists its winning moves, the best among them; a loss lists none.
     let win = outcome == Outcome::Win;
-    if win == winning_moves.is_empty() || (win && !winning_moves.contains(&best_move))
-    {
+    if win == winning_moves.is_empty() || (win && !winning_moves.contains(&best_move)) {
         return None;
     }
     let plays = r.count()?;
