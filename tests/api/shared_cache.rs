@@ -1,6 +1,6 @@
 //! The shared cache in Redis (`cache_url`) with real servers: two gamebot
-//! processes on one Redis, Redis stopped in the middle of a run, foreign and
-//! damaged values.
+//! processes on one Redis, Redis stopped in the middle of a run, frozen or
+//! full, foreign and damaged values.
 //!
 //! Needs `redis-server` on PATH (Debian's `redis-server` package; `.ci/run`
 //! installs it). Without it these tests say so and pass, unless
@@ -350,4 +350,82 @@ async fn redis_stopping_mid_run_fails_no_request() {
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
     assert!(!redis.keys().await.is_empty());
+}
+
+/// A Redis that stops answering (the process frozen) or refuses writes (its
+/// memory full) delays no answer and spoils none.
+#[tokio::test]
+async fn a_slow_or_full_redis_costs_only_cache_hits() {
+    let Some(redis) = Redis::start().await else {
+        return;
+    };
+    let bot = Gamebot::start(&redis.url()).await;
+    let positions =
+        ["2B8", "2R8", "2B7", "2R7", "2B6", "2R6"].map(|up| puzzle("3456789TJ", "44QQKKA", up));
+    let truth = {
+        let reference = Gamebot::start("redis://127.0.0.1:1/0").await;
+        let mut v = Vec::new();
+        for p in &positions {
+            v.push(reference.solve(p).await);
+        }
+        v
+    };
+    bot.solve(&positions[0]).await;
+    bot.wait_for_writes(1).await;
+    // Frozen: connections open but nothing answers.
+    let pid = redis.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-STOP", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    for (p, want) in positions[1..3].iter().zip(&truth[1..3]) {
+        let started = Instant::now();
+        let got = bot.solve(p).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
+        same_answer(want, &got);
+    }
+    assert!(
+        Command::new("kill")
+            .args(["-CONT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(bot.counter("errors").await >= 1);
+    // Full: every write is refused.
+    redis
+        .command(&[b"CONFIG", b"SET", b"maxmemory-policy", b"noeviction"])
+        .await
+        .unwrap();
+    redis
+        .command(&[b"CONFIG", b"SET", b"maxmemory", b"1"])
+        .await
+        .unwrap();
+    tokio::time::sleep(gamebot::cache::remote::BACKOFF).await;
+    let errors = bot.counter("errors").await;
+    for (p, want) in positions[3..].iter().zip(&truth[3..]) {
+        let got = bot.solve(p).await;
+        same_answer(want, &got);
+        assert_eq!(got["cached"], false);
+    }
+    let started = Instant::now();
+    while bot.counter("errors").await == errors {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the refused write was not counted"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        redis.keys().await.len(),
+        1,
+        "only the first answer was stored"
+    );
 }
