@@ -16,8 +16,7 @@ log() { printf 'clients: %s\n' "$*"; }
 source "$ROOT/.ci/venv.sh"
 VENV="$CACHE/clients-venv"
 
-cargo build --release --locked --quiet --bin gamebot
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/gamebot"
+source "$ROOT/.ci/serve.sh"
 setup_venv "$VENV" python
 if ! command -v go >/dev/null 2>&1; then
   log "installing golang-go (Debian)"
@@ -27,16 +26,7 @@ if ! command -v go >/dev/null 2>&1; then
   "${sudo_if_needed[@]}" apt-get install -y -qq golang-go >/dev/null
 fi
 
-PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-BASE_URL="http://127.0.0.1:$PORT"
-env -u GAMEBOT_CONFIG GAMEBOT_LOG_LEVEL=warn "$BIN" serve --listen "127.0.0.1:$PORT" &
-SERVER_PID=$!
-trap 'kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true' EXIT
-for _ in $(seq 1 300); do
-  "$PYTHON" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=1)" \
-    "$BASE_URL/healthz" 2>/dev/null && break
-  sleep 0.1
-done
+start_release_server
 
 status=0
 run() {

@@ -26,18 +26,8 @@ if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
 fi
 setup_venv "$VENV" python
 
-cargo build --release --locked --quiet --bin gamebot
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/gamebot"
-PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-BASE_URL="http://127.0.0.1:$PORT"
-env -u GAMEBOT_CONFIG GAMEBOT_LOG_LEVEL=warn "$BIN" serve --listen "127.0.0.1:$PORT" &
-SERVER_PID=$!
-trap 'kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true' EXIT
-for _ in $(seq 1 300); do
-  "$PYTHON" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=1)" \
-    "$BASE_URL/healthz" 2>/dev/null && break
-  sleep 0.1
-done
+source "$ROOT/.ci/serve.sh"
+start_release_server
 
 # Selenium is given the system driver, so it never looks for one online.
 SE_OFFLINE=true timeout 600 "$VENV/bin/python" tests/browser/playground.py "$BASE_URL" "$OUT"

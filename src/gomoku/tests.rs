@@ -95,13 +95,7 @@ fn from_moves_errors_name_the_move() {
         })
     );
     // black wins on move 8; a ninth stone comes too late
-    let mut moves = vec![];
-    for i in 0..5 {
-        moves.push((i + 3, 7));
-        if i < 4 {
-            moves.push((i + 3, 9));
-        }
-    }
+    let mut moves = black_five_on_row_7();
     assert_eq!(
         Board::from_moves(15, Rule::Freestyle, &moves).err(),
         Some(PositionError::AlreadyWon)
@@ -132,6 +126,19 @@ fn from_moves_errors_name_the_move() {
         })
     );
     assert!(Board::from_moves(15, Rule::Freestyle, &moves).is_ok());
+}
+
+/// Black's five from (3, 7) to (7, 7) on its fifth stone, white's four
+/// stones on row 9 between them.
+fn black_five_on_row_7() -> Vec<Point> {
+    let mut moves = vec![];
+    for i in 0..5 {
+        moves.push((i + 3, 7));
+        if i < 4 {
+            moves.push((i + 3, 9));
+        }
+    }
+    moves
 }
 
 /// A full 5×5 board with no five anywhere: colour by (x / 2 + y) parity.
@@ -957,14 +964,7 @@ proptest! {
 
 #[test]
 fn replay_accepts_a_finished_game_and_names_the_five() {
-    // black's five from (3, 7) to (7, 7); white's stones on row 9
-    let mut moves = vec![];
-    for i in 0..5 {
-        moves.push((i + 3, 7));
-        if i < 4 {
-            moves.push((i + 3, 9));
-        }
-    }
+    let mut moves = black_five_on_row_7();
     let open = Board::replay(15, Rule::Freestyle, &moves[..8]).unwrap();
     assert!(open.five().is_empty());
     let won = Board::replay(15, Rule::Freestyle, &moves).unwrap();

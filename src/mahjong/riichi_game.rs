@@ -23,7 +23,6 @@
 //! played, nor nagashi mangan.
 
 use super::riichi_bot::{TableAction, legal_actions, win_items, win_score};
-use super::scoring::Payments;
 use super::table::{Event, LIVE_WALL, RIICHI_DEPOSIT, Table};
 use super::tiles::{KINDS, Tile};
 use crate::rng::SplitMix64;
@@ -583,31 +582,8 @@ impl Game<'_, '_> {
             hand.push(tile);
         }
         hand.sort();
-        let (w, f) = (usize::from(winner), usize::from(from));
-        let mut deltas = [0i32; 4];
-        match score.payments {
-            Payments::Ron { discarder } => {
-                deltas[f] -= discarder as i32;
-                deltas[w] += discarder as i32;
-            }
-            Payments::Tsumo { dealer, non_dealer } => {
-                for o in (0..4).filter(|&o| o != w) {
-                    let pay = if o == usize::from(self.dealer) {
-                        dealer
-                    } else {
-                        non_dealer
-                    } as i32;
-                    deltas[o] -= pay;
-                    deltas[w] += pay;
-                }
-            }
-            Payments::DealerTsumo { each } => {
-                for o in (0..4).filter(|&o| o != w) {
-                    deltas[o] -= each as i32;
-                    deltas[w] += each as i32;
-                }
-            }
-        }
+        let w = usize::from(winner);
+        let mut deltas = score.payments.deltas(winner, from, self.dealer);
         deltas[w] += RIICHI_DEPOSIT * self.kyotaku as i32;
         self.kyotaku = 0;
         self.settle(deltas)?;

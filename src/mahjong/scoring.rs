@@ -133,6 +133,32 @@ pub enum Payments {
 }
 
 impl Payments {
+    /// Points each seat gains (the winner) or pays, by seat: `winner` won on
+    /// `from`'s discard (on a self-draw `from` is the winner), `dealer` deals.
+    /// Riichi sticks on the table are the caller's to add.
+    pub fn deltas(&self, winner: u8, from: u8, dealer: u8) -> [i32; 4] {
+        let (w, f, d) = (usize::from(winner), usize::from(from), usize::from(dealer));
+        let mut deltas = [0i32; 4];
+        let mut pay = |seat: usize, points: u32| {
+            deltas[seat] -= points as i32;
+            deltas[w] += points as i32;
+        };
+        match *self {
+            Self::Ron { discarder } => pay(f, discarder),
+            Self::Tsumo { dealer, non_dealer } => {
+                for o in (0..4).filter(|&o| o != w) {
+                    pay(o, if o == d { dealer } else { non_dealer });
+                }
+            }
+            Self::DealerTsumo { each } => {
+                for o in (0..4).filter(|&o| o != w) {
+                    pay(o, each);
+                }
+            }
+        }
+        deltas
+    }
+
     /// What the players pay in all.
     pub fn sum(&self) -> u32 {
         match *self {

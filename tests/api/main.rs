@@ -39,6 +39,18 @@ use tokio::net::TcpStream;
 use tower::ServiceExt;
 
 /// A configuration for tests: small cache, explicit workers.
+/// The real binary, for tests that run it as a process.
+pub const BIN: &str = env!("CARGO_BIN_EXE_gamebot");
+
+/// A loopback port nothing listens on (just now).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 pub fn test_config(workers: usize, max_queued: usize) -> Config {
     let mut c = Config::defaults();
     c.workers = workers;

@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use gamebot::mahjong::Strategy;
 use gamebot::mahjong::riichi_bot::legal_actions;
-use gamebot::mahjong::scoring::{HandScore, Payments, Situation, score_hand};
+use gamebot::mahjong::scoring::{HandScore, Situation, score_hand};
 use gamebot::mahjong::tiles::{Meld, MeldKind, Tile, TileCounts};
 use gamebot::protocol::mjai::{Session, action_value};
 use gamebot::rng::SplitMix64;
@@ -1342,31 +1342,8 @@ impl Game {
             Ok(s) => s,
             Err(why) => return self.fail(winner, format!("referee: checked win fails: {why}")),
         };
-        let (w, f) = (usize::from(winner), usize::from(from));
-        let mut deltas = [0i32; 4];
-        match score.payments {
-            Payments::Ron { discarder } => {
-                deltas[f] -= discarder as i32;
-                deltas[w] += discarder as i32;
-            }
-            Payments::Tsumo { dealer, non_dealer } => {
-                for o in (0..4).filter(|&o| o != w) {
-                    let pay = if o == usize::from(self.dealer) {
-                        dealer
-                    } else {
-                        non_dealer
-                    } as i32;
-                    deltas[o] -= pay;
-                    deltas[w] += pay;
-                }
-            }
-            Payments::DealerTsumo { each } => {
-                for o in (0..4).filter(|&o| o != w) {
-                    deltas[o] -= each as i32;
-                    deltas[w] += each as i32;
-                }
-            }
-        }
+        let w = usize::from(winner);
+        let mut deltas = score.payments.deltas(winner, from, self.dealer);
         deltas[w] += 1000 * self.kyotaku as i32;
         self.kyotaku = 0;
         for (s, d) in self.scores.iter_mut().zip(deltas) {

@@ -18,16 +18,6 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamebot");
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// A private Redis server on a free port, killed when dropped.
 struct Redis {
     child: Child,
