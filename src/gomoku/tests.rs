@@ -106,17 +106,8 @@ fn from_moves_errors_name_the_move() {
         Some(PositionError::AfterWin { index: 9 })
     );
     // renju: black's double three at move 8
-    let moves = [
-        (6, 7),
-        (0, 0),
-        (7, 7),
-        (0, 2),
-        (8, 8),
-        (0, 4),
-        (8, 9),
-        (14, 0),
-        (8, 7),
-    ];
+    let mut moves = DOUBLE_THREE_AHEAD.to_vec();
+    moves.push((8, 7));
     assert_eq!(
         Board::from_moves(15, Rule::Renju, &moves).err(),
         Some(PositionError::Forbidden {
@@ -127,6 +118,18 @@ fn from_moves_errors_name_the_move() {
     );
     assert!(Board::from_moves(15, Rule::Freestyle, &moves).is_ok());
 }
+
+/// Black to move, and (8, 7) would make a double three.
+const DOUBLE_THREE_AHEAD: [Point; 8] = [
+    (6, 7),
+    (0, 0),
+    (7, 7),
+    (0, 2),
+    (8, 8),
+    (0, 4),
+    (8, 9),
+    (14, 0),
+];
 
 /// Black's five from (3, 7) to (7, 7) on its fifth stone, white's four
 /// stones on row 9 between them.
@@ -981,17 +984,7 @@ fn replay_accepts_a_finished_game_and_names_the_five() {
 
 #[test]
 fn forbidden_points_lists_every_forbidden_point_and_only_for_black() {
-    // the double three of `from_moves_errors_name_the_move`, one move early
-    let moves = [
-        (6, 7),
-        (0, 0),
-        (7, 7),
-        (0, 2),
-        (8, 8),
-        (0, 4),
-        (8, 9),
-        (14, 0),
-    ];
+    let moves = DOUBLE_THREE_AHEAD;
     let b = Board::from_moves(15, Rule::Renju, &moves).unwrap();
     let listed = b.forbidden_points();
     assert!(listed.contains(&(8, 7)), "{listed:?}");
