@@ -602,18 +602,20 @@ pub async fn endgame(
         .run_on(threads, budget, move |stop| {
             // The shared cache holds whole answers, checked move by move
             // before use; a position this replica holds needs no round trip.
-            let key = endgame::cache_key(&position);
-            let started = std::time::Instant::now();
-            if let Some(remote) = &remote
-                && cache.peek(&key).is_none()
-                && let Some(mut answer) =
-                    remote.get(&key, |bytes| endgame::answer_from_bytes(&position, bytes))
+            let shared = remote.map(|r| (r, endgame::cache_key(&position)));
+            if let Some((remote, key)) = &shared
+                && cache.peek(key).is_none()
             {
-                answer.elapsed = started.elapsed();
-                return answer;
+                let started = std::time::Instant::now();
+                if let Some(mut answer) =
+                    remote.get(key, |bytes| endgame::answer_from_bytes(&position, bytes))
+                {
+                    answer.elapsed = started.elapsed();
+                    return answer;
+                }
             }
             let solution = endgame::solve_endgame_on(&position, stop, Some(&cache), threads);
-            if let Some(remote) = &remote
+            if let Some((remote, key)) = shared
                 && !solution.cached
                 && let Some(bytes) = endgame::answer_bytes(&solution)
             {
