@@ -31,7 +31,10 @@ ROUTES="${ROUTES:-moves split bid play double endgame_cached discard claim mjai 
 command -v taskset >/dev/null || die "taskset (util-linux) is needed"
 if ! command -v redis-server >/dev/null; then
   log "installing redis-server (Debian)"
-  apt-get install -y -qq redis-server >/dev/null
+  sudo_if_needed=()
+  [[ "$(id -u)" == 0 ]] || sudo_if_needed=(sudo)
+  "${sudo_if_needed[@]}" apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq redis-server >/dev/null
 fi
 ensure_oha
 build_release
