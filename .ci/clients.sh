@@ -14,16 +14,14 @@ cd "$ROOT"
 REQUIREMENTS=("requests==2.32.3")
 log() { printf 'clients: %s\n' "$*"; }
 source "$ROOT/.ci/venv.sh"
+source "$ROOT/.ci/debian.sh"
 VENV="$CACHE/clients-venv"
 
 source "$ROOT/.ci/serve.sh"
 setup_venv "$VENV" python
 if ! command -v go >/dev/null 2>&1; then
   log "installing golang-go (Debian)"
-  sudo_if_needed=()
-  [[ "$(id -u)" == 0 ]] || sudo_if_needed=(sudo)
-  "${sudo_if_needed[@]}" apt-get update -qq >/dev/null
-  "${sudo_if_needed[@]}" apt-get install -y -qq golang-go >/dev/null
+  debian_install golang-go
 fi
 
 start_release_server

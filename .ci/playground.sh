@@ -14,15 +14,13 @@ cd "$ROOT"
 REQUIREMENTS=("selenium==4.51.0")
 log() { printf 'playground: %s\n' "$*"; }
 source "$ROOT/.ci/venv.sh"
+source "$ROOT/.ci/debian.sh"
 VENV="$CACHE/playground-venv"
 OUT="${1:-${CARGO_TARGET_DIR:-$ROOT/target}/playground}"
 
 if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
   log "installing chromium and chromium-driver (Debian)"
-  sudo_if_needed=()
-  [[ "$(id -u)" == 0 ]] || sudo_if_needed=(sudo)
-  "${sudo_if_needed[@]}" apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq chromium chromium-driver >/dev/null
+  debian_install chromium chromium-driver
 fi
 setup_venv "$VENV" python
 
