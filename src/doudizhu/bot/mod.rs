@@ -28,7 +28,7 @@
 //!    choice, then to the heuristic ranking). The fraction of solved deals the
 //!    chosen move wins is the decision's `evaluation`. If every deal is lost,
 //!    or nothing could be solved in time, the next step decides.
-//! 3. **Rollouts** ([`ROLLOUTS`], [`ROLLOUT_CANDIDATES`], [`ROLLOUT_MARGIN`];
+//! 3. **Rollouts** ([`ROLLOUTS`], [`ROLLOUT_CANDIDATES`], [`ROLLOUT_CONFIDENCE`];
 //!    every decision the search did not settle, except a proven finish): the
 //!    heuristic's move and the candidates leaving the best hand value (the
 //!    pass always among them when following) are each played in the same
@@ -39,7 +39,9 @@
 //!    the lowest ordinary play that beats it, breaking a group if need be;
 //!    bomb only against an opponent close to going out or to finish;
 //!    partners pass on each other). Another move replaces the heuristic's
-//!    only when it wins more than [`ROLLOUT_MARGIN`] deals more.
+//!    only when it does better in a paired comparison over the same deals:
+//!    its mean gain less [`ROLLOUT_CONFIDENCE`] standard errors of that gain
+//!    is positive (the best such bound wins).
 //!    History, measured in the arena: with playout players who only answered
 //!    from their own groups (and so waited a lot), rollouts helped the
 //!    peasants but made the landlord weaker than its heuristic; with players
@@ -81,9 +83,8 @@
 //! [`Objective::Score`] they count points under [`PlayOptions::payout`]: a
 //! searched move is worth `(2 × share of deals won − 1) × stake` (a bomb
 //! doubles the stake), a rolled-out one the average points of its games
-//! (bombs and springs included), and another move replaces the heuristic's
-//! when it gains more than `2 ×` [`ROLLOUT_MARGIN`] base points over the
-//! deals. [`Decision::candidates`] ranks the moves the step compared, with
+//! (bombs and springs included), compared with the heuristic's move in the
+//! same paired way. [`Decision::candidates`] ranks the moves the step compared, with
 //! their estimates ([`Candidate`]); asked for after a forced or heuristic
 //! answer, rollouts rank the candidates without changing the play.
 //! [`choose_double`] decides doubling before play, from rollouts of the whole
@@ -125,7 +126,7 @@ pub use double::{DOUBLE_ROLLOUTS, DOUBLE_WIN_RATE, DoubleDecision, choose_double
 // the crate's own tests and behind the `testkit` feature.
 #[cfg(any(test, feature = "testkit"))]
 pub use deal::random_deal;
-pub use rollout::{ROLLOUT_CANDIDATES, ROLLOUT_MARGIN, ROLLOUTS};
+pub use rollout::{ROLLOUT_CANDIDATES, ROLLOUT_CONFIDENCE, ROLLOUTS};
 pub use state::{GameState, HistoryError, starting_cards};
 pub use value::{Candidate, Objective, seat_points};
 
@@ -258,8 +259,8 @@ pub fn choose_play_with(
     if opts.candidates > 0 && d.candidates.is_empty() && !moves.is_empty() {
         // Rank what the decision did not sample; the play stays.
         let cands = rollout_candidates(state, &moves, d.play);
-        if let Some((stats, _)) = rollout_stats(state, budget, &cap, seed, &cands, opts) {
-            d.candidates = stats;
+        if let Some(r) = rollout_stats(state, budget, &cap, seed, &cands, opts) {
+            d.candidates = r.stats;
         }
     }
     d.candidates = value::rank(d.candidates, &d.play, opts.objective, wanted);

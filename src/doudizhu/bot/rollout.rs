@@ -17,14 +17,18 @@ use super::{Candidate, Decision, GameState, Objective, PlayOptions, SplitMix64, 
 /// Rollouts (deal × candidate games played to the end) per decision at most.
 /// A fixed count, not a time, so the answer depends on the request and seed
 /// alone; the request's time budget still stops it early as a safety net.
-pub const ROLLOUTS: u32 = 288;
+pub const ROLLOUTS: u32 = 1152;
 /// Candidate moves compared by rollouts at most (the heuristic's choice and
 /// the best-valued others).
 pub const ROLLOUT_CANDIDATES: usize = 9;
-/// Another candidate replaces the heuristic's move only when it wins more
-/// than this many deals more (of the 32 each candidate plays at 9
-/// candidates). The arena preferred 1 to a tenth of the deals (3).
-pub const ROLLOUT_MARGIN: u32 = 1;
+/// Another candidate replaces the heuristic's move only when its mean gain
+/// over it in the same deals, less this many standard errors of that gain,
+/// is positive (see [`Rollouts::pick`]); for the landlord and for a peasant.
+/// A peasant trusts the rollouts less: its heuristic plays with the partner
+/// (passes to it, feeds it), which the playouts model only roughly, and the
+/// arena showed peasants losing games when they followed the rollouts as
+/// readily as the landlord does.
+pub const ROLLOUT_CONFIDENCE: [f64; 2] = [0.5, 1.5];
 
 /// A fast whole-information playout policy for every seat, built on each
 /// hand's split (computed once and kept while the seat plays its groups).
@@ -229,8 +233,8 @@ impl<'r> Playout<'r> {
 /// Monte Carlo over determinizations: each candidate move is played in the
 /// same sampled deals and the game played out by [`Playout`]; the move that
 /// does best by the objective (wins, or points) is chosen. The heuristic's
-/// choice stands unless another candidate does clearly better (by more than
-/// [`ROLLOUT_MARGIN`] deals won, or twice that many base points).
+/// choice stands unless another candidate does clearly better in the same
+/// deals ([`Rollouts::pick`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn rollout_search(
     state: &GameState,
@@ -246,32 +250,10 @@ pub(super) fn rollout_search(
     if cands.len() < 2 {
         return None;
     }
-    let (stats, done) = rollout_stats(state, budget, cap, seed, &cands, opts)?;
-    // The oracle's one deal is exact; sampled deals must show a clear edge.
-    let margin = if opts.oracle.is_some() {
-        0.0
-    } else {
-        f64::from(ROLLOUT_MARGIN) / f64::from(done)
-    };
-    // The candidate best by `value` if it beats the heuristic's move (index
-    // 0) by more than `margin`, else the heuristic's (the epsilon keeps a
-    // difference of exactly the margin below it).
-    let better = |value: &dyn Fn(usize) -> f64, margin: f64| {
-        let bi = (0..stats.len())
-            .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
-            .unwrap_or(0);
-        if value(bi) > value(0) + margin + 1e-9 {
-            bi
-        } else {
-            0
-        }
-    };
-    // More wins by more than the margin, or more points by more than twice
-    // it (two base points over all the deals).
-    let pick = match opts.objective {
-        Objective::Win => better(&|i| stats[i].win_rate, margin),
-        Objective::Score => better(&|i| stats[i].expected_points, 2.0 * margin),
-    };
+    let rollouts = rollout_stats(state, budget, cap, seed, &cands, opts)?;
+    let confidence = ROLLOUT_CONFIDENCE[usize::from(!state.seat.is_landlord())];
+    let pick = rollouts.pick(opts.objective, confidence);
+    let (stats, done) = (rollouts.stats, rollouts.deals);
     Some(Decision {
         play: cands[pick],
         reason: if pick == 0 { "rollout_keep" } else { "rollout" },
@@ -283,9 +265,54 @@ pub(super) fn rollout_search(
     })
 }
 
+/// What the rollouts found: each candidate's estimates, and its outcome in
+/// every deal (the same deals for all), for paired comparisons.
+pub(super) struct Rollouts {
+    /// The candidates' estimates, in the order they were given.
+    pub(super) stats: Vec<Candidate>,
+    /// Deals played (each by every candidate).
+    pub(super) deals: u32,
+    /// `wins[i][k]`: candidate `i` won deal `k` for the bot's side.
+    wins: Vec<Vec<bool>>,
+    /// `points[i][k]`: the bot's points when candidate `i` is played in deal `k`.
+    points: Vec<Vec<f64>>,
+}
+
+impl Rollouts {
+    /// The index of the candidate to play. Index 0 (the heuristic's move)
+    /// stands unless another does better by `objective` in a paired
+    /// comparison over the same deals: the candidate whose mean gain over
+    /// index 0, less `confidence` standard errors, is largest and positive. Pairing cancels the luck of the deal, which both moves
+    /// share; the standard error keeps a move from being picked on the luck
+    /// that remains (points spread far wider than wins).
+    pub(super) fn pick(&self, objective: Objective, confidence: f64) -> usize {
+        let outcome = |i: usize, k: usize| match objective {
+            Objective::Win => f64::from(u8::from(self.wins[i][k])),
+            Objective::Score => self.points[i][k],
+        };
+        let n = self.deals as usize;
+        let mut best = (0usize, 0.0f64);
+        for i in 1..self.stats.len() {
+            let diffs = (0..n).map(|k| outcome(i, k) - outcome(0, k));
+            let mean = diffs.clone().sum::<f64>() / n as f64;
+            let se = if n > 1 {
+                let var = diffs.map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+                (var / n as f64).sqrt()
+            } else {
+                0.0
+            };
+            let bound = mean - confidence * se;
+            if bound > best.1 + 1e-9 {
+                best = (i, bound);
+            }
+        }
+        best.0
+    }
+}
+
 /// Plays each of `cands` in the same sampled deals (at most [`ROLLOUTS`]
 /// games in all) and returns their estimates in the same order, with the
-/// number of deals played; `None` when no deal could be played.
+/// outcomes of every deal; `None` when no deal could be played.
 pub(super) fn rollout_stats(
     state: &GameState,
     budget: &Stop,
@@ -293,7 +320,7 @@ pub(super) fn rollout_stats(
     seed: u64,
     cands: &[Combo],
     opts: &PlayOptions,
-) -> Option<(Vec<Candidate>, u32)> {
+) -> Option<Rollouts> {
     let mut dealer = Dealer::new(state, opts.oracle, opts.no_pass_inference)?;
     if cands.is_empty() {
         return None;
@@ -305,8 +332,8 @@ pub(super) fn rollout_stats(
         ROLLOUTS / cands.len() as u32
     };
     let mut rng = SplitMix64::new(seed ^ 0x0A11_0075 ^ (state.history.len() as u64) << 40);
-    let mut wins = vec![0u32; cands.len()];
-    let mut points = vec![0f64; cands.len()];
+    let mut wins = vec![Vec::with_capacity(deals as usize); cands.len()];
+    let mut points = vec![Vec::with_capacity(deals as usize); cands.len()];
     let mut done = 0u32;
     let me = state.seat;
     let bombs_before = state.bombs_played() as u32;
@@ -329,9 +356,15 @@ pub(super) fn rollout_stats(
                 };
                 p.run(me.next(), last)
             };
-            wins[i] += u32::from(winner.same_team(me));
+            wins[i].push(winner.same_team(me));
             let plays = std::array::from_fn(|s| plays_before[s] + p.plays[s]);
-            points[i] += seat_points(me, winner, bombs_before + p.bombs, plays, &opts.payout);
+            points[i].push(seat_points(
+                me,
+                winner,
+                bombs_before + p.bombs,
+                plays,
+                &opts.payout,
+            ));
         }
         done += 1;
     }
@@ -342,14 +375,19 @@ pub(super) fn rollout_stats(
     let stats = cands
         .iter()
         .zip(wins.iter().zip(&points))
-        .map(|(m, (&w, &pts))| Candidate {
+        .map(|(m, (w, pts))| Candidate {
             play: *m,
-            win_rate: f64::from(w) / n,
-            expected_points: pts / n,
+            win_rate: w.iter().filter(|&&won| won).count() as f64 / n,
+            expected_points: pts.iter().sum::<f64>() / n,
             samples: done,
         })
         .collect();
-    Some((stats, done))
+    Some(Rollouts {
+        stats,
+        deals: done,
+        wins,
+        points,
+    })
 }
 
 /// The heuristic's move first, then the moves leaving the best hand value
@@ -396,4 +434,77 @@ pub(super) fn rollout_candidates(state: &GameState, moves: &[Combo], heur: Combo
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rollouts of three candidates over the given per-deal outcomes.
+    fn rollouts(wins: [Vec<bool>; 3], points: [Vec<f64>; 3]) -> Rollouts {
+        let stats = (0..3)
+            .map(|_| Candidate {
+                play: Combo::pass(),
+                win_rate: 0.0,
+                expected_points: 0.0,
+                samples: 0,
+            })
+            .collect();
+        Rollouts {
+            stats,
+            deals: wins[0].len() as u32,
+            wins: wins.to_vec(),
+            points: points.to_vec(),
+        }
+    }
+
+    fn points_of(wins: &[bool]) -> Vec<f64> {
+        wins.iter().map(|&w| if w { 2.0 } else { -2.0 }).collect()
+    }
+
+    #[test]
+    fn a_steady_gain_beats_a_lucky_one() {
+        const DEALS: usize = 32;
+        let base: Vec<bool> = (0..DEALS).map(|k| k % 2 == 0).collect();
+        // Candidate 1 wins 7 deals more than the heuristic's move and never
+        // fewer.
+        let steady: Vec<bool> = (0..DEALS)
+            .map(|k| base[k] || k % 5 == 1 || k % 5 == 3)
+            .collect();
+        // Candidate 2 makes more points on average than candidate 1, but only
+        // through one big deal; it does worse in every other, and loses one
+        // deal more.
+        let lucky_wins: Vec<bool> = (0..DEALS).map(|k| base[k] && k != 2).collect();
+        let lucky_points: Vec<f64> = points_of(&base)
+            .iter()
+            .enumerate()
+            .map(|(k, p)| if k == 0 { p + 100.0 } else { p - 2.0 })
+            .collect();
+        let r = rollouts(
+            [base.clone(), steady.clone(), lucky_wins],
+            [points_of(&base), points_of(&steady), lucky_points],
+        );
+        assert!(r.points[2].iter().sum::<f64>() > r.points[1].iter().sum::<f64>());
+        for z in ROLLOUT_CONFIDENCE {
+            assert_eq!(r.pick(Objective::Win, z), 1);
+            assert_eq!(r.pick(Objective::Score, z), 1);
+        }
+    }
+
+    #[test]
+    fn the_heuristic_stands_without_a_clear_gain() {
+        let (t, f) = (true, false);
+        // Candidate 1 wins one deal the heuristic loses and loses one it
+        // wins; candidate 2 has the same outcomes as the heuristic.
+        let base = vec![t, f, t, f];
+        let swapped = vec![f, t, t, f];
+        let r = rollouts(
+            [base.clone(), swapped.clone(), base.clone()],
+            [points_of(&base), points_of(&swapped), points_of(&base)],
+        );
+        for z in ROLLOUT_CONFIDENCE {
+            assert_eq!(r.pick(Objective::Win, z), 0);
+            assert_eq!(r.pick(Objective::Score, z), 0);
+        }
+    }
 }
