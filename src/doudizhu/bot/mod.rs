@@ -97,7 +97,7 @@
 //! safety net: a search cut short by its deadline (a slow or loaded machine)
 //! may have solved fewer deals.
 //!
-//! Time: heuristic decisions take microseconds, rollouts a few milliseconds;
+//! Time: heuristic decisions take microseconds, rollouts 5–30 milliseconds;
 //! the search and rollouts stop at three quarters of the request's budget
 //! ([`SEARCH_TIME_SHARE`]) at the latest, and the search gives up at once if
 //! the first deal cannot be solved within a third of its node cap.
