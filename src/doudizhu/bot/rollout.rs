@@ -23,7 +23,7 @@ pub const ROLLOUTS: u32 = 1152;
 pub const ROLLOUT_CANDIDATES: usize = 9;
 /// Another candidate replaces the heuristic's move only when its mean gain
 /// over it in the same deals, less this many standard errors of that gain,
-/// is positive (see [`Rollouts::pick`]); for the landlord and for a peasant.
+/// is positive; for the landlord and for a peasant.
 /// A peasant trusts the rollouts less: its heuristic plays with the partner
 /// (passes to it, feeds it), which the playouts model only roughly, and the
 /// arena showed peasants losing games when they followed the rollouts as
