@@ -84,9 +84,10 @@
 //! searched move is worth `(2 × share of deals won − 1) × stake` (a bomb
 //! doubles the stake), a rolled-out one the average points of its games
 //! (bombs and springs included), compared with the heuristic's move in the
-//! same paired way. [`Decision::candidates`] ranks the moves the step compared, with
-//! their estimates ([`Candidate`]); asked for after a forced or heuristic
-//! answer, rollouts rank the candidates without changing the play.
+//! same paired way. [`Decision::candidates`] ranks the moves the step
+//! compared, with their estimates ([`Candidate`]); asked for after a forced
+//! or heuristic answer, rollouts rank the candidates without changing the
+//! play.
 //! [`choose_double`] decides doubling before play, from rollouts of the whole
 //! game ([`DOUBLE_ROLLOUTS`] deals, doubling from [`DOUBLE_WIN_RATE`]).
 //!

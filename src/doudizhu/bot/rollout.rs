@@ -282,13 +282,13 @@ impl Rollouts {
     /// The index of the candidate to play. Index 0 (the heuristic's move)
     /// stands unless another does better by `objective` in a paired
     /// comparison over the same deals: the candidate whose mean gain over
-    /// index 0, less `confidence` standard errors, is largest and positive. Pairing cancels the luck of the deal, which both moves
-    /// share; the standard error keeps a move from being picked on the luck
-    /// that remains (points spread far wider than wins).
+    /// index 0, less `confidence` standard errors, is largest and positive.
+    /// Pairing cancels the luck of the deal, which both moves share; the
+    /// standard error keeps a move from being picked on the luck that
+    /// remains (points spread far wider than wins).
     pub(super) fn pick(&self, objective: Objective, confidence: f64) -> usize {
-        let outcome = |i: usize, k: usize| match objective {
-            Objective::Win => f64::from(u8::from(self.wins[i][k])),
-            Objective::Score => self.points[i][k],
+        let outcome = |i: usize, k: usize| {
+            objective.measure(f64::from(u8::from(self.wins[i][k])), self.points[i][k])
         };
         let n = self.deals as usize;
         let mut best = (0usize, 0.0f64);

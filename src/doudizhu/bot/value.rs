@@ -16,6 +16,17 @@ pub enum Objective {
     Score,
 }
 
+impl Objective {
+    /// What the objective ranks by, given a share of won deals (or 0/1 for
+    /// one deal) and average points (or one deal's points).
+    pub fn measure(self, win_rate: f64, points: f64) -> f64 {
+        match self {
+            Objective::Win => win_rate,
+            Objective::Score => points,
+        }
+    }
+}
+
 /// One ranked move of a decision, with what the bot estimated for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
@@ -33,10 +44,7 @@ pub struct Candidate {
 impl Candidate {
     /// The estimate the objective ranks by.
     pub fn value(&self, objective: Objective) -> f64 {
-        match objective {
-            Objective::Win => self.win_rate,
-            Objective::Score => self.expected_points,
-        }
+        objective.measure(self.win_rate, self.expected_points)
     }
 }
 
