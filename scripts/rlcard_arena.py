@@ -221,14 +221,17 @@ def fixed_roles(args, bot, rule):
     for d in range(args.deals):
         order = new_deck(rng)
         game_seed = args.seed * 1_000_003 + d
-        won, bombs, _ = play_game(order, {0}, bot, rule, game_seed)
-        landlord.add(won, (2 if won else -2) * 2**bombs)
-        won, bombs, _ = play_game(order, {1, 2}, bot, rule, game_seed ^ 0xABCD)
-        peasants.add(not won, (-1 if won else 1) * 2**bombs)
+        if args.roles != "peasants":
+            won, bombs, _ = play_game(order, {0}, bot, rule, game_seed)
+            landlord.add(won, (2 if won else -2) * 2**bombs)
+        if args.roles != "landlord":
+            won, bombs, _ = play_game(order, {1, 2}, bot, rule, game_seed ^ 0xABCD)
+            peasants.add(not won, (-1 if won else 1) * 2**bombs)
         if args.verbose and (d + 1) % 50 == 0:
-            print(f"{d + 1} deals: landlord WP {landlord.wins / (d + 1):.3f}, "
-                  f"peasants WP {peasants.wins / (d + 1):.3f}", file=sys.stderr)
-    return [("landlord", landlord), ("peasants (each)", peasants)], {}
+            print(f"{d + 1} deals: landlord WP {landlord.wins / max(1, len(landlord.points)):.3f}, "
+                  f"peasants WP {peasants.wins / max(1, len(peasants.points)):.3f}", file=sys.stderr)
+    rows = {"landlord": [("landlord", landlord)], "peasants": [("peasants (each)", peasants)]}
+    return rows.get(args.roles, rows["landlord"] + rows["peasants"]), {}
 
 
 def whole_games(args, bot, rule):
@@ -316,10 +319,14 @@ def main():
     ap.add_argument("--doubling", action="store_true", help="with --bidding: seats may double")
     ap.add_argument("--bidders", choices=["rlcard", "baseline"], default="rlcard",
                     help="the opponents' bidding and doubling policy")
+    ap.add_argument("--roles", choices=["both", "landlord", "peasants"], default="both",
+                    help="fixed roles: the bot's roles to play (the same deals either way)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     if args.doubling and not args.bidding:
         ap.error("--doubling needs --bidding")
+    if args.roles != "both" and args.bidding:
+        ap.error("--roles is for fixed roles; with --bidding the bot plays every seat")
     # Fixed roles score as DouZero does (bombs only); the whole game by all the rules.
     payout = {"bombs_double": True, "spring_doubles": args.bidding, "doubling": args.doubling}
     bot = Bot(args.url, args.objective, args.budget_ms, payout)
