@@ -31,14 +31,18 @@
 //! 3. **Rollouts** ([`ROLLOUTS`], [`ROLLOUT_CANDIDATES`], [`ROLLOUT_CONFIDENCE`];
 //!    every decision the search did not settle, except a proven finish): the
 //!    heuristic's move and the candidates leaving the best hand value (the
-//!    pass always among them when following) are each played in the same
+//!    pass always among them when following; for the score also the lowest
+//!    bomb and the rocket, whose doubling the hand value does not see) are
+//!    each played in the same
 //!    sampled deals, and every game is played out to the end by a fast
 //!    whole-information policy for all seats (each hand's split kept while
 //!    its groups are played: lead the weakest group; follow with the lowest
 //!    own group that beats the play when it is cheap or matters, else with
 //!    the lowest ordinary play that beats it, breaking a group if need be;
 //!    bomb only against an opponent close to going out or to finish;
-//!    partners pass on each other). Another move replaces the heuristic's
+//!    partners pass on each other, except a peasant seen in this game
+//!    beating its partner's play, which answers it like an opponent's).
+//!    Another move replaces the heuristic's
 //!    only when it does better in a paired comparison over the same deals:
 //!    its mean gain less [`ROLLOUT_CONFIDENCE`] standard errors of that gain
 //!    is positive (the best such bound wins).
@@ -259,7 +263,7 @@ pub fn choose_play_with(
     let wanted = opts.candidates.clamp(1, MAX_CANDIDATES);
     if opts.candidates > 0 && d.candidates.is_empty() && !moves.is_empty() {
         // Rank what the decision did not sample; the play stays.
-        let cands = rollout_candidates(state, &moves, d.play);
+        let cands = rollout_candidates(state, &moves, d.play, opts.objective);
         if let Some(r) = rollout_stats(state, budget, &cap, seed, &cands, opts) {
             d.candidates = r.stats;
         }

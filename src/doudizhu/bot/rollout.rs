@@ -28,7 +28,7 @@ pub const ROLLOUT_CANDIDATES: usize = 9;
 /// (passes to it, feeds it), which the playouts model only roughly, and the
 /// arena showed peasants losing games when they followed the rollouts as
 /// readily as the landlord does.
-pub const ROLLOUT_CONFIDENCE: [f64; 2] = [0.5, 1.5];
+pub const ROLLOUT_CONFIDENCE: [f64; 2] = [0.25, 1.5];
 
 /// A fast whole-information playout policy for every seat, built on each
 /// hand's split (computed once and kept while the seat plays its groups).
@@ -39,6 +39,9 @@ pub(super) struct Playout<'r> {
     pub(super) bombs: u32,
     /// Non-pass plays each seat made in the playout.
     pub(super) plays: [u32; 3],
+    /// Seats that answer their partner's play like an opponent's (seen doing
+    /// so in the game); the others pass on it.
+    overtakes: [bool; 3],
     rules: &'r Rules,
     buf: Vec<Combo>,
 }
@@ -50,9 +53,17 @@ impl<'r> Playout<'r> {
             groups: [None, None, None],
             bombs: 0,
             plays: [0; 3],
+            overtakes: [false; 3],
             rules,
             buf: Vec::new(),
         }
+    }
+
+    /// Models the given seats as answering their partner's plays with their
+    /// lowest ordinary beating play instead of passing.
+    pub(super) fn with_overtaking(mut self, overtakes: [bool; 3]) -> Playout<'r> {
+        self.overtakes = overtakes;
+        self
     }
 
     fn groups(&mut self, s: usize) -> &Vec<Combo> {
@@ -113,7 +124,17 @@ impl<'r> Playout<'r> {
                     return c;
                 }
                 if by.same_team(seat) {
-                    return Combo::pass();
+                    if !self.overtakes[s] {
+                        return Combo::pass();
+                    }
+                    legal_moves_into(&mut self.buf, self.hands[s], Some(&standing), self.rules);
+                    return self
+                        .buf
+                        .iter()
+                        .filter(|m| ordinary(m))
+                        .min_by_key(|m| m.rank)
+                        .copied()
+                        .unwrap_or_else(Combo::pass);
                 }
                 let danger = self.hands[by.index()].len() <= 4 || min_opp <= 2;
                 let groups = self.groups(s).clone();
@@ -246,7 +267,7 @@ pub(super) fn rollout_search(
     started: Instant,
     opts: &PlayOptions,
 ) -> Option<Decision> {
-    let cands = rollout_candidates(state, moves, heur);
+    let cands = rollout_candidates(state, moves, heur, opts.objective);
     if cands.len() < 2 {
         return None;
     }
@@ -338,13 +359,14 @@ pub(super) fn rollout_stats(
     let me = state.seat;
     let bombs_before = state.bombs_played() as u32;
     let plays_before = state.plays_made();
+    let overtakes = state.overtakes_partner();
     for _ in 0..deals {
         if budget.should_stop() || cap.should_stop() {
             break;
         }
         let hands = dealer.deal(&mut rng);
         for (i, m) in cands.iter().enumerate() {
-            let mut p = Playout::new(hands, &state.rules);
+            let mut p = Playout::new(hands, &state.rules).with_overtaking(overtakes);
             p.apply(me.index(), m);
             let winner = if p.hands[me.index()].is_empty() {
                 me
@@ -391,8 +413,16 @@ pub(super) fn rollout_stats(
 }
 
 /// The heuristic's move first, then the moves leaving the best hand value
-/// (the pass included when following), at most [`ROLLOUT_CANDIDATES`].
-pub(super) fn rollout_candidates(state: &GameState, moves: &[Combo], heur: Combo) -> Vec<Combo> {
+/// (the pass included when following), at most [`ROLLOUT_CANDIDATES`]. For
+/// the score, the lowest bomb and the rocket are compared too: each doubles
+/// the stake, which the hand value does not see, so a won game may be pressed
+/// for more by spending one.
+pub(super) fn rollout_candidates(
+    state: &GameState,
+    moves: &[Combo],
+    heur: Combo,
+    objective: Objective,
+) -> Vec<Combo> {
     let mut scored: Vec<(i32, Combo)> = Vec::new();
     let leading = state.last.is_none();
     for m in moves {
@@ -424,6 +454,18 @@ pub(super) fn rollout_candidates(state: &GameState, moves: &[Combo], heur: Combo
     // When following, the pass is always worth comparing.
     if !leading && !heur.is_pass() {
         out.push(Combo::pass());
+    }
+    if objective == Objective::Score {
+        let lowest_bomb = moves
+            .iter()
+            .filter(|m| m.kind == ComboType::Bomb)
+            .min_by_key(|m| m.rank);
+        let rocket = moves.iter().find(|m| m.kind == ComboType::Rocket);
+        for b in lowest_bomb.into_iter().chain(rocket) {
+            if !out.contains(b) {
+                out.push(*b);
+            }
+        }
     }
     for (_, m) in scored {
         if out.len() >= ROLLOUT_CANDIDATES {

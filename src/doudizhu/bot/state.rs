@@ -381,6 +381,31 @@ impl GameState {
         self.history.iter().filter(|c| c.kind.is_bomb()).count()
     }
 
+    /// Peasants seen beating their partner's standing play, by
+    /// [`Seat::index`]. Many players pass on a partner's play to let it
+    /// run; a seat seen overtaking it is modelled as one that does.
+    pub fn overtakes_partner(&self) -> [bool; 3] {
+        let mut seen = [false; 3];
+        let mut last: Option<Seat> = None;
+        let mut seat = Seat::Landlord;
+        for c in &self.history {
+            if last == Some(seat) {
+                last = None;
+            }
+            if !c.is_pass() {
+                if let Some(by) = last
+                    && by != seat
+                    && by.same_team(seat)
+                {
+                    seen[seat.index()] = true;
+                }
+                last = Some(seat);
+            }
+            seat = seat.next();
+        }
+        seen
+    }
+
     /// Non-pass plays each seat has made, by [`Seat::index`] (the history
     /// starts with the landlord).
     pub fn plays_made(&self) -> [u32; 3] {

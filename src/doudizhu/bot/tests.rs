@@ -445,7 +445,7 @@ fn rollout_candidates_start_with_the_heuristic_and_are_legal() {
     let mut moves = legal_moves(st.hand, Some(&st.last.unwrap().1), &st.rules);
     moves.push(Combo::pass());
     let heur = moves[0];
-    let c = rollout_candidates(&st, &moves, heur);
+    let c = rollout_candidates(&st, &moves, heur, Objective::Win);
     assert_eq!(c[0], heur);
     assert!(c.len() <= ROLLOUT_CANDIDATES && c.len() >= 2);
     assert!(c.contains(&Combo::pass()));
@@ -533,4 +533,46 @@ mod props {
             }
         }
     }
+}
+
+#[test]
+fn a_peasant_beating_its_partners_play_is_seen_overtaking() {
+    let seen = |entries: &[&str]| {
+        // Down's hand: 16 cards after playing, 17 after passing.
+        let hand = if entries[1].is_empty() {
+            "66778899TTJJQQKKA"
+        } else {
+            "6677889TTJJQQKKA"
+        };
+        GameState::from_history(
+            Seat::LandlordDown,
+            h(hand),
+            &hist(entries),
+            Some(h("2BR")),
+            rules(),
+        )
+        .unwrap()
+        .overtakes_partner()
+    };
+    // Up beats down's 5, which stood against the landlord: overtaking.
+    assert_eq!(seen(&["3", "5", "7", ""]), [false, false, true]);
+    // Up beats the landlord's 3 after down passed: an ordinary answer.
+    assert_eq!(seen(&["3", "", "5", ""]), [false; 3]);
+    assert_eq!(seen(&["3", "5", "", ""]), [false; 3]);
+}
+
+/// A playout seat modelled as overtaking answers its partner's play; the
+/// others pass on it.
+#[test]
+fn playouts_overtake_only_where_modelled() {
+    let r = rules();
+    let hands = [h("3456789TJQKA2"), h("4455"), h("6677")];
+    let standing = Some((
+        Seat::LandlordDown,
+        crate::doudizhu::classify(h("44"), &r).unwrap(),
+    ));
+    let mut cooperative = Playout::new(hands, &r);
+    assert!(cooperative.choose(Seat::LandlordUp, standing).is_pass());
+    let mut overtaking = Playout::new(hands, &r).with_overtaking([false, false, true]);
+    assert_eq!(overtaking.choose(Seat::LandlordUp, standing).cards, h("66"));
 }
