@@ -159,6 +159,9 @@ def play_game(order, bot_players, bot, rule, game_seed):
     PRESET_ORDER = order
     game = DoudizhuGame()
     game.np_random = np.random.RandomState(game_seed % (2**32))
+    # The rule agent breaks ties with numpy's global generator: seed it per
+    # game so each game replays alone, whatever was played before it.
+    np.random.seed((game_seed ^ 0x5EED) % (2**32))
     state, pid = game.init_game()
     PRESET_ORDER = None
     bottom = sort_cards(card_rank(c) for c in order[51:54])

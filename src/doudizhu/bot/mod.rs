@@ -40,8 +40,9 @@
 //!    own group that beats the play when it is cheap or matters, else with
 //!    the lowest ordinary play that beats it, breaking a group if need be;
 //!    bomb only against an opponent close to going out or to finish;
-//!    partners pass on each other, except a peasant seen in this game
-//!    beating its partner's play, which answers it like an opponent's).
+//!    partners pass on each other, except that in the landlord's rollouts
+//!    a peasant seen in this game beating its partner's play answers it
+//!    like an opponent's).
 //!    Another move replaces the heuristic's
 //!    only when it does better in a paired comparison over the same deals:
 //!    its mean gain less [`ROLLOUT_CONFIDENCE`] standard errors of that gain

@@ -359,7 +359,7 @@ pub(super) fn rollout_stats(
     let me = state.seat;
     let bombs_before = state.bombs_played() as u32;
     let plays_before = state.plays_made();
-    let overtakes = state.overtakes_partner();
+    let overtakes = modelled_overtakers(state);
     for _ in 0..deals {
         if budget.should_stop() || cap.should_stop() {
             break;
@@ -417,6 +417,17 @@ pub(super) fn rollout_stats(
 /// the score, the lowest bomb and the rocket are compared too: each doubles
 /// the stake, which the hand value does not see, so a won game may be pressed
 /// for more by spending one.
+/// Seats the playouts model as answering their partner's plays. Only the
+/// landlord models peasants seen overtaking each other: in a peasant's own
+/// rollouts the model cost wins in the arena.
+pub(super) fn modelled_overtakers(state: &GameState) -> [bool; 3] {
+    if state.seat == Seat::Landlord {
+        state.overtakes_partner()
+    } else {
+        [false; 3]
+    }
+}
+
 pub(super) fn rollout_candidates(
     state: &GameState,
     moves: &[Combo],

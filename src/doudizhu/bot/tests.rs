@@ -1,7 +1,7 @@
 //! Tests of the play policy and of `GameState::from_history`.
 
 use super::deal::Dealer;
-use super::rollout::{Playout, rollout_candidates};
+use super::rollout::{Playout, modelled_overtakers, rollout_candidates};
 use super::*;
 use crate::doudizhu::endgame::Seat;
 use crate::doudizhu::{ComboType, Rank, Rules, beats};
@@ -559,6 +559,31 @@ fn a_peasant_beating_its_partners_play_is_seen_overtaking() {
     // Up beats the landlord's 3 after down passed: an ordinary answer.
     assert_eq!(seen(&["3", "", "5", ""]), [false; 3]);
     assert_eq!(seen(&["3", "5", "", ""]), [false; 3]);
+}
+
+/// The landlord's playouts model the overtaking peasant; a peasant's own
+/// playouts keep both peasants passing on each other.
+#[test]
+fn only_the_landlord_models_overtaking() {
+    let landlord = GameState::from_history(
+        Seat::Landlord,
+        h("44556677889TTJQK2BR"),
+        &hist(&["3", "5", "7"]),
+        Some(h("2BR")),
+        rules(),
+    )
+    .unwrap();
+    assert_eq!(modelled_overtakers(&landlord), [false, false, true]);
+    let peasant = GameState::from_history(
+        Seat::LandlordDown,
+        h("6677889TTJJQQKKA"),
+        &hist(&["3", "5", "7", ""]),
+        Some(h("2BR")),
+        rules(),
+    )
+    .unwrap();
+    assert_eq!(peasant.overtakes_partner(), [false, false, true]);
+    assert_eq!(modelled_overtakers(&peasant), [false; 3]);
 }
 
 /// A playout seat modelled as overtaking answers its partner's play; the
