@@ -33,18 +33,17 @@
 //!    heuristic's move and the candidates leaving the best hand value (the
 //!    pass always among them when following; for the score also the lowest
 //!    bomb and the rocket, whose doubling the hand value does not see) are
-//!    each played in the same
-//!    sampled deals, and every game is played out to the end by a fast
-//!    whole-information policy for all seats (each hand's split kept while
+//!    each played in the same sampled deals, and every game is played out to
+//!    the end by a fast whole-information policy for all seats (each hand's
+//!    split kept while
 //!    its groups are played: lead the weakest group; follow with the lowest
 //!    own group that beats the play when it is cheap or matters, else with
 //!    the lowest ordinary play that beats it, breaking a group if need be;
 //!    bomb only against an opponent close to going out or to finish;
 //!    partners pass on each other, except that in the landlord's rollouts
 //!    a peasant seen in this game beating its partner's play answers it
-//!    like an opponent's).
-//!    Another move replaces the heuristic's
-//!    only when it does better in a paired comparison over the same deals:
+//!    like an opponent's). Another move replaces the heuristic's only when
+//!    it does better in a paired comparison over the same deals:
 //!    its mean gain less [`ROLLOUT_CONFIDENCE`] standard errors of that gain
 //!    is positive (the best such bound wins).
 //!    History, measured in the arena: with playout players who only answered

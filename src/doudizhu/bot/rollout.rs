@@ -412,11 +412,6 @@ pub(super) fn rollout_stats(
     })
 }
 
-/// The heuristic's move first, then the moves leaving the best hand value
-/// (the pass included when following), at most [`ROLLOUT_CANDIDATES`]. For
-/// the score, the lowest bomb and the rocket are compared too: each doubles
-/// the stake, which the hand value does not see, so a won game may be pressed
-/// for more by spending one.
 /// Seats the playouts model as answering their partner's plays. Only the
 /// landlord models peasants seen overtaking each other: in a peasant's own
 /// rollouts the model cost wins in the arena.
@@ -428,6 +423,11 @@ pub(super) fn modelled_overtakers(state: &GameState) -> [bool; 3] {
     }
 }
 
+/// The heuristic's move first, then the moves leaving the best hand value
+/// (the pass included when following), at most [`ROLLOUT_CANDIDATES`]. For
+/// the score, the lowest bomb and the rocket are compared too: each doubles
+/// the stake, which the hand value does not see, so a won game may be pressed
+/// for more by spending one.
 pub(super) fn rollout_candidates(
     state: &GameState,
     moves: &[Combo],
