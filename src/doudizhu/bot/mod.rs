@@ -30,22 +30,21 @@
 //!    or nothing could be solved in time, the next step decides.
 //! 3. **Rollouts** ([`ROLLOUTS`], [`ROLLOUT_CANDIDATES`], [`ROLLOUT_CONFIDENCE`];
 //!    every decision the search did not settle, except a proven finish): the
-//!    heuristic's move and the candidates leaving the best hand value (the
-//!    pass always among them when following; for the score also the lowest
-//!    bomb and the rocket, whose doubling the hand value does not see) are
-//!    each played in the same sampled deals, and every game is played out to
-//!    the end by a fast whole-information policy for all seats (each hand's
-//!    split kept while
-//!    its groups are played: lead the weakest group; follow with the lowest
-//!    own group that beats the play when it is cheap or matters, else with
-//!    the lowest ordinary play that beats it, breaking a group if need be;
-//!    bomb only against an opponent close to going out or to finish;
-//!    partners pass on each other, except that in the landlord's rollouts
-//!    a peasant seen in this game beating its partner's play answers it
-//!    like an opponent's). Another move replaces the heuristic's only when
-//!    it does better in a paired comparison over the same deals:
-//!    its mean gain less [`ROLLOUT_CONFIDENCE`] standard errors of that gain
-//!    is positive (the best such bound wins).
+//!    heuristic's move and the candidates leaving the best hand value (the pass
+//!    always among them when following; for the score also the lowest bomb and
+//!    the rocket, whose doubling the hand value does not see) are each played
+//!    in the same sampled deals, and every game is played out to the end by a
+//!    fast whole-information policy for all seats (each hand's split kept while
+//!    its groups are played: lead the weakest group; follow with the lowest own
+//!    group that beats the play when it is cheap or matters, else with the
+//!    lowest ordinary play that beats it, breaking a group if need be; bomb
+//!    only against an opponent close to going out or to finish; partners pass
+//!    on each other, except that in the landlord's rollouts a peasant seen in
+//!    this game beating its partner's play answers it like an opponent's).
+//!    Another move replaces the heuristic's only when it does better in a
+//!    paired comparison over the same deals: its mean gain less
+//!    [`ROLLOUT_CONFIDENCE`] standard errors of that gain is positive (the best
+//!    such bound wins).
 //!    History, measured in the arena: with playout players who only answered
 //!    from their own groups (and so waited a lot), rollouts helped the
 //!    peasants but made the landlord weaker than its heuristic; with players
