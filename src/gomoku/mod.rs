@@ -17,7 +17,11 @@
 //!   solver at the root (also run for the opponent, given the move, to keep the root to
 //!   moves that stop his VCF), a bounded VCT solver and iterative-deepening PVS with a
 //!   transposition table and aspiration windows at the root, killer and history ordering,
-//!   threat-restricted move lists, late-move reductions and pruning, futility pruning.
+//!   threat-restricted move lists, late-move reductions and pruning, futility pruning
+//!   both ways (a quiet move that cannot lift a position far below alpha is skipped; a
+//!   node with no threat to answer whose static value stands far above beta is cut).
+//!   Each search change is accepted only by an SPRT against the build before it (the
+//!   results, kept and rejected, are in `docs/benchmarks.md`).
 //! * Ranked candidates ([`Limits::candidates`] > 1): after the same root work, the
 //!   iterative deepening becomes a multi-PV search. Each iteration searches the root with
 //!   a full window, takes the best move as line 1, leaves it out of the root's move list

@@ -56,7 +56,8 @@ pub const INITIATIVE: (i32, i32) = (27, 20);
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 const ASPIRATION_DELTA: i32 = 40;
 const ASPIRATION_MAX: i32 = 1000;
-/// Futility margins by depth (evaluation units).
+/// Futility margins by depth (evaluation units): how far below alpha a quiet
+/// move is not tried, and how far above beta a quiet node is cut.
 const FUTILITY: [i32; 4] = [0, 60, 150, 300];
 
 /// Late-move reductions by (depth, move number).

@@ -178,6 +178,19 @@ impl Searcher<'_> {
                 }
             }
         }
+        // reverse futility: near the leaves, with no threat to answer, a position far
+        // above beta is left at its static value
+        if !pv_node
+            && ply > 0
+            && depth < FUTILITY.len() as i32
+            && beta.abs() < MATE_BOUND
+            && self.plain_node(s)
+        {
+            let eval = self.evaluate();
+            if eval - FUTILITY[depth as usize] >= beta {
+                return eval;
+            }
+        }
         // the table move and the killers first, before generating: one of them often
         // cuts, and then the generation is saved (only where nothing forces the reply)
         let mut pre = [(NO_MOVE, 0); 3];
