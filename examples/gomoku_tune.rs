@@ -1,16 +1,18 @@
-//! Fits the gomoku evaluation's cell weights to the outcomes of self-play
-//! games (Texel's method): the engine plays itself at a fixed node count from
-//! random openings, every quiet position of those games is labelled with the
-//! result for its side to move, and the weights (and the initiative factor)
-//! are moved, by gradient descent, to minimise the squared error between the
-//! result and `sigmoid(eval / K)`. `K` is fitted first, with today's weights,
-//! so the fitted weights keep the evaluation's scale (the search's margins
-//! are in its units).
+//! Fits the gomoku evaluation to the outcomes of self-play games (Texel's
+//! method): the engine plays itself at a fixed node count from random
+//! openings, every quiet position of those games is labelled with the result
+//! for its side to move, and the cell weights (one set for the side to move,
+//! one for its opponent) and the threat-combination table are moved, by
+//! gradient descent, to minimise the squared error between the result and
+//! `sigmoid(eval / K)`. `K` is fitted first, with today's weights, so the
+//! fitted weights keep the evaluation's scale (the search's margins are in
+//! its units). Threat combinations seen in few positions are pulled towards 0.
 //!
-//! `cargo run --release --features testkit --example gomoku_tune -- --games 4000 --out games.txt`
+//! `cargo run --release --features testkit --example gomoku_tune -- --games 10000 --nodes 10000 --out games.txt`
 //! generates and fits; `--data games.txt` fits again on saved games. The
-//! result is printed as a `WEIGHTS` line for `src/gomoku/patterns.rs`, and
-//! is accepted only after an SPRT between the two builds (CONTRIBUTING.md).
+//! result is printed as the `MOVER_WEIGHTS`, `OPPONENT_WEIGHTS` and `THREAT`
+//! constants of `src/gomoku/patterns.rs`, and is accepted only after an SPRT
+//! between the two builds (CONTRIBUTING.md).
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,7 +20,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::{Parser, ValueEnum};
 
 use gamebot::gomoku::tuning::{
-    FEATURE_NAMES, FEATURES, FIVE_FEATURE, INITIATIVE, SideFeatures, WEIGHTS, quiet_features,
+    FEATURE_NAMES, FEATURES, FIVE_FEATURE, MOVER_WEIGHTS, OPPONENT_WEIGHTS, SideFeatures, THREAT,
+    THREAT_MASKS, VALUE_SCALE, quiet_features,
 };
 use gamebot::gomoku::{Board, Engine, Limits, Point, Rule, Stone};
 use gamebot::rng::SplitMix64;
@@ -216,10 +219,11 @@ fn read_games(path: &str) -> Vec<Game> {
         .collect()
 }
 
-/// A quiet position's features and the side to move's score.
+/// A quiet position's features, its threat mask and the side to move's score.
 struct Sample {
     me: SideFeatures,
     op: SideFeatures,
+    mask: usize,
     score: f64,
 }
 
@@ -227,7 +231,7 @@ fn positions(game: &Game, rule: Rule, skip: usize, out: &mut Vec<Sample>) {
     let mut board = Board::new(SIZE, rule).expect("15 is a legal size");
     for (ply, &p) in game.moves.iter().enumerate() {
         if ply >= skip
-            && let Some((me, op)) = quiet_features(&board)
+            && let Some(f) = quiet_features(&board)
         {
             let black = board.to_move() == Stone::Black;
             let score = if black {
@@ -235,7 +239,12 @@ fn positions(game: &Game, rule: Rule, skip: usize, out: &mut Vec<Sample>) {
             } else {
                 1.0 - game.black_score
             };
-            out.push(Sample { me, op, score });
+            out.push(Sample {
+                me: f.mover,
+                op: f.opponent,
+                mask: f.threats,
+                score,
+            });
         }
         if !board.is_legal(p) {
             panic!("an illegal move {p:?} in a game");
@@ -244,32 +253,23 @@ fn positions(game: &Game, rule: Rule, skip: usize, out: &mut Vec<Sample>) {
     }
 }
 
-/// The weights being fitted: the cell weights and the initiative factor.
+/// The weights being fitted: the side to move's and the opponent's cell
+/// weights and the threat-combination table.
 #[derive(Clone)]
 struct Model {
-    w: [f64; FEATURES],
-    initiative: f64,
+    mover: [f64; FEATURES],
+    opponent: [f64; FEATURES],
+    threat: Vec<f64>,
 }
 
 impl Model {
-    /// The side to move's and the opponent's value sums.
-    fn sums(&self, s: &Sample) -> (f64, f64) {
+    fn eval(&self, s: &Sample) -> f64 {
         let (mut me, mut op) = (0.0, 0.0);
         for k in 0..FEATURES {
-            me += self.w[k] * s.me[k] as f64;
-            op += self.w[k] * s.op[k] as f64;
+            me += self.mover[k] * s.me[k] as f64;
+            op += self.opponent[k] * s.op[k] as f64;
         }
-        (me, op)
-    }
-
-    /// The evaluation of a position with these value sums (as the search's).
-    fn value(&self, me: f64, op: f64) -> f64 {
-        (self.initiative * me - op) / 4.0
-    }
-
-    fn eval(&self, s: &Sample) -> f64 {
-        let (me, op) = self.sums(s);
-        self.value(me, op)
+        (me - op) / SCALE + self.threat[s.mask]
     }
 }
 
@@ -303,8 +303,9 @@ fn fit_scale(model: &Model, set: &[Sample]) -> f64 {
 
 fn fit(train: &[Sample], test: &[Sample], epochs: usize) {
     let start = Model {
-        w: WEIGHTS.map(|w| w as f64),
-        initiative: INITIATIVE.0 as f64 / INITIATIVE.1 as f64,
+        mover: MOVER_WEIGHTS.map(|w| w as f64),
+        opponent: OPPONENT_WEIGHTS.map(|w| w as f64),
+        threat: THREAT.iter().map(|&t| t as f64).collect(),
     };
     let k = fit_scale(&start, train);
     println!(
@@ -312,26 +313,34 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize) {
         loss(&start, k, train),
         loss(&start, k, test)
     );
+    let mut seen = vec![0usize; THREAT_MASKS];
+    for s in train {
+        seen[s.mask] += 1;
+    }
     // Adam over the cell weights (all but the five's, which quiet positions
-    // never see) and the initiative factor
+    // never see) and the threat table; a threat entry seen in few positions
+    // is pulled towards 0 (ridge), so that rare masks don't get noise
     let mut model = start.clone();
-    let n = FEATURES + 1;
+    let n = 2 * FEATURES + THREAT_MASKS;
     let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-9);
+    let scale = 1.0 / train.len().max(1) as f64;
     for epoch in 1..=epochs {
         let mut grad = vec![0.0; n];
         for s in train {
-            let (me, op) = model.sums(s);
-            let p = sigmoid(model.value(me, op) / k);
-            let g = 2.0 * (p - s.score) * p * (1.0 - p) / k / 4.0;
-            for (j, gj) in grad.iter_mut().enumerate().take(FEATURES) {
-                *gj += g * (model.initiative * s.me[j] as f64 - s.op[j] as f64);
+            let p = sigmoid(model.eval(s) / k);
+            let g = 2.0 * (p - s.score) * p * (1.0 - p) / k;
+            for j in 0..FEATURES {
+                grad[j] += g * s.me[j] as f64 / SCALE;
+                grad[FEATURES + j] -= g * s.op[j] as f64 / SCALE;
             }
-            grad[FEATURES] += g * me;
+            grad[2 * FEATURES + s.mask] += g;
         }
-        let scale = 1.0 / train.len().max(1) as f64;
+        for (t, &w) in model.threat.iter().enumerate() {
+            grad[2 * FEATURES + t] += RIDGE * w * scale;
+        }
         for j in 0..n {
-            if j == FIVE_FEATURE {
+            if j % FEATURES == FIVE_FEATURE && j < 2 * FEATURES {
                 continue;
             }
             let gj = grad[j] * scale;
@@ -339,36 +348,70 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize) {
             v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
             let mh = m[j] / (1.0 - b1.powi(epoch as i32));
             let vh = v[j] / (1.0 - b2.powi(epoch as i32));
-            // weights move by up to about 1 a step, the factor by 0.001
-            let lr = if j == FEATURES { 0.001 } else { 1.0 };
+            // cell weights move by up to a quarter of `VALUE_SCALE` a step
+            // (a quarter of an evaluation unit), threat entries by 1
+            let lr = if j < 2 * FEATURES { SCALE / 4.0 } else { 1.0 };
             let step = lr * mh / (vh.sqrt() + eps);
-            if j == FEATURES {
-                model.initiative = (model.initiative - step).clamp(1.0, 2.0);
-            } else {
+            if j < FEATURES {
                 // the board's sums need values that are never negative
-                model.w[j] = (model.w[j] - step).max(0.0);
+                model.mover[j] = (model.mover[j] - step).max(0.0);
+            } else if j < 2 * FEATURES {
+                let j = j - FEATURES;
+                model.opponent[j] = (model.opponent[j] - step).max(0.0);
+            } else {
+                model.threat[j - 2 * FEATURES] -= step;
             }
         }
         if epoch % 500 == 0 || epoch == epochs {
             println!(
-                "epoch {epoch}: train {:.5}, held out {:.5}, initiative {:.3}",
+                "epoch {epoch}: train {:.5}, held out {:.5}",
                 loss(&model, k, train),
                 loss(&model, k, test),
-                model.initiative
             );
         }
     }
-    println!("\n{:<28} {:>7} {:>9}", "feature", "today", "fitted");
+    println!(
+        "\n{:<28} {:>7} {:>9} {:>7} {:>9}",
+        "feature", "mover", "fitted", "opp.", "fitted"
+    );
     for j in 0..FEATURES {
         println!(
-            "{:<28} {:>7} {:>9.1}",
-            FEATURE_NAMES[j], WEIGHTS[j], model.w[j]
+            "{:<28} {:>7} {:>9.1} {:>7} {:>9.1}",
+            FEATURE_NAMES[j],
+            MOVER_WEIGHTS[j],
+            model.mover[j],
+            OPPONENT_WEIGHTS[j],
+            model.opponent[j]
         );
     }
-    let rounded: Vec<String> = model.w.iter().map(|w| format!("{}", w.round())).collect();
+    let row = |w: &[f64]| {
+        w.iter()
+            .map(|w| format!("{}", w.round()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     println!(
-        "\ninitiative {:.3}\npub const WEIGHTS: [i32; FEATURES] = [{}];",
-        model.initiative,
-        rounded.join(", ")
+        "\npub const MOVER_WEIGHTS: [i32; FEATURES] = [{}];",
+        row(&model.mover)
     );
+    println!(
+        "pub const OPPONENT_WEIGHTS: [i32; FEATURES] = [{}];",
+        row(&model.opponent)
+    );
+    println!("pub const THREAT: [i32; THREAT_MASKS] = [");
+    for chunk in model.threat.chunks(16) {
+        println!("    {},", row(chunk));
+    }
+    println!("];");
+    println!("\nmost frequent masks (positions, fitted value):");
+    let mut order: Vec<usize> = (0..THREAT_MASKS).collect();
+    order.sort_by_key(|&t| std::cmp::Reverse(seen[t]));
+    for &t in order.iter().take(24) {
+        println!("  {t:09b} {:>7} {:>7.1}", seen[t], model.threat[t]);
+    }
 }
+
+const SCALE: f64 = VALUE_SCALE as f64;
+
+/// How strongly the threat table is pulled towards 0.
+const RIDGE: f64 = 4e-4;

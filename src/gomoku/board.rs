@@ -4,7 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::patterns::{
-    self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, LINE_LEN, OVER, Tables,
+    self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, LINE_LEN, Lane, OVER, Tables,
 };
 use super::{MAX_SIZE, MIN_SIZE, Point, PositionError, Rule, Stone};
 
@@ -103,7 +103,7 @@ fn zobrist() -> &'static [[u64; 2]; MAX_CELLS] {
 /// Hash, keys of the empty cells, lane sums (values and threat counts), candidate
 /// cells (tests).
 #[cfg(test)]
-pub(crate) type Snapshot = (u64, Vec<u32>, [u64; 2], Vec<usize>);
+pub(crate) type Snapshot = (u64, Vec<u32>, [u128; 2], Vec<usize>);
 
 /// What an empty cell looks like to both sides (side 0 black, 1 white): the four
 /// direction codes packed 4 bits each, black's in the low half of `keys` and white's
@@ -138,7 +138,7 @@ const CAND_WORDS: usize = MAX_CELLS.div_ceil(64);
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     start: u32,
-    sums: [u64; 2],
+    sums: [u128; 2],
     cand: [u64; CAND_WORDS],
 }
 
@@ -184,9 +184,9 @@ pub struct Board {
     lines: [Vec<u64>; 2],
     /// Per cell, its codes and cell infos. Valid for empty cells.
     slots: Vec<Slot>,
-    /// Per side, the lane sums ([`CellInfo::lanes`]) of all empty cells: the sum of the
-    /// cell values, how many cells complete a five / make a straight four or two fours.
-    sums: [u64; 2],
+    /// Per side, the lane sums ([`CellInfo::lanes`]) of all empty cells: the sums of the
+    /// cell values, how many cells complete a five, make a straight four, and so on.
+    sums: [u128; 2],
     /// Bit per cell: a stone.
     occupied: [u64; CAND_WORDS],
     /// Bit per cell: empty with a stone within two king steps (the search's candidates).
@@ -490,27 +490,40 @@ impl Board {
         (self.slots[c].keys >> (16 * side + 4 * d) & 0xF) as u8
     }
 
+    /// The sum of `side`'s cell values, weighed as the side to move's.
     #[inline]
-    pub(crate) fn value_sum(&self, side: usize) -> i32 {
-        (self.sums[side] & 0xFF_FFFF) as i32
+    pub(crate) fn mover_value_sum(&self, side: usize) -> i32 {
+        patterns::mover_value(self.sums[side])
+    }
+
+    /// The sum of `side`'s cell values, weighed as the opponent's.
+    #[inline]
+    pub(crate) fn opponent_value_sum(&self, side: usize) -> i32 {
+        patterns::opponent_value(self.sums[side])
+    }
+
+    /// Which threats `side` has (`patterns::HAS_*` bits).
+    #[inline]
+    pub(crate) fn threats(&self, side: usize) -> u8 {
+        patterns::threats(self.sums[side])
     }
 
     /// Empty cells where `side` completes a five.
     #[inline]
     pub(crate) fn five_count(&self, side: usize) -> i32 {
-        (self.sums[side] >> patterns::LANE_FIVE & patterns::LANE_MASK) as i32
+        Lane::Five.count(self.sums[side])
     }
 
     /// Empty cells where `side` makes a straight four or two fours.
     #[inline]
     pub(crate) fn open4_count(&self, side: usize) -> i32 {
-        (self.sums[side] >> patterns::LANE_OPEN4 & patterns::LANE_MASK) as i32
+        Lane::Open4.count(self.sums[side])
     }
 
     /// Empty cells where `side` makes a four and an open three at once.
     #[inline]
     pub(crate) fn four_three_count(&self, side: usize) -> i32 {
-        (self.sums[side] >> patterns::LANE_FOUR_THREE & patterns::LANE_MASK) as i32
+        Lane::FourThree.count(self.sums[side])
     }
 
     /// Adds (`sign` = 1) or removes (-1) empty cell `c`'s contribution to the sums.
@@ -564,7 +577,7 @@ impl Board {
         let reach: u32 = if self.exact[s] { 5 } else { 4 };
         let slots = &mut self.slots;
         let saved = &mut self.saved;
-        let mut delta = [0u64; 2];
+        let mut delta = [0u128; 2];
         let n = self.size as isize;
         for (d, step) in [1, n, n + 1, 1 - n].into_iter().enumerate() {
             let (line, pos) = geo.line_of[c][d];

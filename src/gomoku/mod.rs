@@ -5,11 +5,15 @@
 //!   from precomputed tables over the 11-cell window around the cell and refreshed
 //!   incrementally on play/undo. A stone on a cell is worth a weighted sum of that
 //!   cell's features (how many directions hold each code, plus bonuses for a straight
-//!   four, a four-three, a three-three and three smaller shape combinations); the
-//!   evaluation weighs the side to move's total against the opponent's. The weights
-//!   and the side to move's factor are fitted to the outcomes of self-play games by
-//!   Texel's method (least squares between the result and a logistic of the
-//!   evaluation over quiet positions), by the `gomoku_tune` example.
+//!   four, a four-three, a three-three and three smaller shape combinations), with one
+//!   set of weights for the side to move and one for its opponent; the evaluation is
+//!   the difference of the two sides' totals plus a table entry for which threats each
+//!   side has anywhere (a four-three point, a three-three point, a four point, an open
+//!   three point, and for the opponent a straight-four point: 512 combinations), the
+//!   knowledge no sum of cell values holds (an open three facing no four wins; one
+//!   facing a four-three point does not). Weights and table are fitted to the outcomes
+//!   of self-play games by Texel's method (least squares between the result and a
+//!   logistic of the evaluation over quiet positions), by the `gomoku_tune` example.
 //! * Rules are exact: freestyle (five or more), standard (exactly five, for both colours),
 //!   renju (black: exactly five; overline, double four, double three forbidden, with the
 //!   recursive definition of a three; a five beats a forbidden shape; white: five or more).

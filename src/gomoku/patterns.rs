@@ -49,27 +49,70 @@ pub const FL_DOUBLE: u8 = 16;
 /// For black under renju this cell may be forbidden (overline, two fours, two threes, no five).
 pub const FL_MAYBE_FORBIDDEN: u8 = 32;
 
-/// A cell's value and threat flags for one side, packed in one word so that the board
-/// can sum them: value (bits 0..24), completes a five (bit 24), makes a straight four or
-/// two fours (bit 33), makes a four and an open three (bit 42), the flags (bits 56..64).
-/// The 9-bit lanes hold any count of cells (at most 484) and 24 bits any value sum (at
-/// most 484 cells at the largest cell value, checked when compiled). Lane totals never go
-/// negative, so sums of whole words stay exact under wrapping arithmetic; the flag bits of a sum are meaningless (and carry out of
-/// the word, not into the lanes).
+/// A cell's values and threat flags for one side, packed in one word so that the board
+/// can sum them: the value of a stone here to the side to move (bits 0..32) and to the
+/// side that has just moved (bits 32..64), then how many cells complete a five, make a
+/// straight four or two fours, a four and an open three, two open threes, a four and an
+/// open three (9 bits each, from bit 64, in [`Lane`] order), and the flags (bits
+/// 120..128). The 9-bit lanes hold any count of cells (at most 484) and 32 bits any
+/// value sum. Lane totals never go negative, so sums of whole words stay exact under
+/// wrapping arithmetic; the flag bits of a sum are meaningless (and carry out of the
+/// word, not into the lanes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CellInfo(u64);
+pub struct CellInfo(u128);
+
+/// The counting lanes of a [`CellInfo`]: how many empty cells let a side make...
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// ... a five;
+    Five,
+    /// ... a straight four or two fours;
+    Open4,
+    /// ... a four and an open three at once;
+    FourThree,
+    /// ... two open threes (and no four);
+    ThreeThree,
+    /// ... at least one four;
+    Four,
+    /// ... at least one open three.
+    Three,
+}
+
+const LANE_BITS: u32 = 9;
+const LANES_SHIFT: u32 = 64;
+const FLAGS_SHIFT: u32 = 120;
+const _: () = assert!(LANES_SHIFT + 6 * LANE_BITS <= FLAGS_SHIFT);
+
+impl Lane {
+    /// The count in this lane of a word of lane sums.
+    #[inline]
+    pub fn count(self, lanes: u128) -> i32 {
+        (lanes >> (LANES_SHIFT + LANE_BITS * self as u32) & ((1 << LANE_BITS) - 1)) as i32
+    }
+
+    #[inline]
+    fn one(self) -> u128 {
+        1 << (LANES_SHIFT + LANE_BITS * self as u32)
+    }
+}
 
 impl CellInfo {
     /// The word the board adds to its per-side sums.
     #[inline]
-    pub fn lanes(self) -> u64 {
+    pub fn lanes(self) -> u128 {
         self.0
     }
 
-    /// Evaluation value of a stone here.
+    /// Value of a stone here for the side to move.
     #[inline]
-    pub fn value(self) -> i32 {
-        (self.0 & VALUE_MASK) as i32
+    pub fn mover_value(self) -> i32 {
+        mover_value(self.0)
+    }
+
+    /// Value of a stone here for the side that has just moved.
+    #[inline]
+    pub fn opponent_value(self) -> i32 {
+        opponent_value(self.0)
     }
 
     /// `FL_*` threat flags.
@@ -79,12 +122,58 @@ impl CellInfo {
     }
 }
 
-pub const VALUE_MASK: u64 = 0xFF_FFFF;
-pub const LANE_FIVE: u32 = 24;
-pub const LANE_OPEN4: u32 = 33;
-pub const LANE_FOUR_THREE: u32 = 42;
-pub const LANE_MASK: u64 = 0x1FF;
-const FLAGS_SHIFT: u32 = 56;
+/// The side-to-move value sum of a word of lane sums.
+#[inline]
+pub fn mover_value(lanes: u128) -> i32 {
+    lanes as u32 as i32
+}
+
+/// The opponent value sum of a word of lane sums.
+#[inline]
+pub fn opponent_value(lanes: u128) -> i32 {
+    (lanes >> 32) as u32 as i32
+}
+
+/// Which threats a side has anywhere (bits of [`threat_index`]'s arguments):
+/// a straight-four point, a four-three point, a three-three point, a four point, an
+/// open-three point.
+pub const HAS_OPEN4: u8 = 1;
+/// See [`HAS_OPEN4`].
+pub const HAS_FOUR_THREE: u8 = 2;
+/// See [`HAS_OPEN4`].
+pub const HAS_THREE_THREE: u8 = 4;
+/// See [`HAS_OPEN4`].
+pub const HAS_FOUR: u8 = 8;
+/// See [`HAS_OPEN4`].
+pub const HAS_THREE: u8 = 16;
+
+/// The `HAS_*` bits of a side's word of lane sums.
+#[inline]
+pub fn threats(lanes: u128) -> u8 {
+    [
+        (Lane::Open4, HAS_OPEN4),
+        (Lane::FourThree, HAS_FOUR_THREE),
+        (Lane::ThreeThree, HAS_THREE_THREE),
+        (Lane::Four, HAS_FOUR),
+        (Lane::Three, HAS_THREE),
+    ]
+    .into_iter()
+    .fold(0, |m, (lane, bit)| {
+        m | if lane.count(lanes) > 0 { bit } else { 0 }
+    })
+}
+
+/// Entries of [`THREAT`].
+pub const THREAT_MASKS: usize = 512;
+
+/// The [`THREAT`] entry of a position where the side to move has the threats
+/// `mover` and its opponent `opponent` (`HAS_*` bits). The mover's straight-four
+/// point is left out: with one, the position is won or (renju) about to be decided by
+/// search, and it is never evaluated by this table's fit.
+#[inline]
+pub fn threat_index(mover: u8, opponent: u8) -> usize {
+    (mover >> 1) as usize | (opponent as usize) << 4
+}
 
 #[derive(Debug)]
 pub struct Tables {
@@ -259,32 +348,80 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "two open twos",
 ];
 
-/// The value of a stone on a cell is `WEIGHTS · cell_features(codes)`. Fitted
-/// to self-play outcomes by the tuning example (`gomoku_tune`); the five's
-/// weight is not fitted (a position with a five point is never quiet) and
-/// only has to dwarf the rest.
-pub const WEIGHTS: [i32; FEATURES] = [
-    1, 1, 0, 23, 40, 79, 299, 0, 4000, 326, 899, 81, 100, 188, 25,
+/// The value of a stone on a cell is `weights · cell_features(codes)`, with
+/// one set of weights for the side to move and one for its opponent; a
+/// position's evaluation is the difference of the two sides' sums over the
+/// empty cells, divided by [`VALUE_SCALE`], plus the [`THREAT`] entry of the
+/// threats both sides have. Fitted to self-play outcomes by the tuning
+/// example (`gomoku_tune`); the five's weight is not fitted (a position with a
+/// five point is never quiet) and only has to dwarf the rest.
+pub const MOVER_WEIGHTS: [i32; FEATURES] = [
+    2, 23, 6, 130, 228, 511, 1615, 0, 16000, 1760, 7589, 51, 465, 825, 95,
+];
+/// See [`MOVER_WEIGHTS`].
+pub const OPPONENT_WEIGHTS: [i32; FEATURES] = [
+    0, 25, 1, 117, 161, 462, 1622, 0, 16000, 787, 4637, 0, 311, 602, 76,
+];
+/// Evaluation units per unit of cell value.
+pub const VALUE_SCALE: i32 = 16;
+
+/// The evaluation's term for which threats each side has, by
+/// [`threat_index`] (evaluation units).
+#[rustfmt::skip]
+pub const THREAT: [i32; THREAT_MASKS] = [
+    2, 0, 0, 0, -38, 0, 0, 0, 0, 0, 320, 0, -55, 41, 376, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    64, 0, 0, 0, -11, 0, 0, 0, 63, 0, 376, 0, 8, -389, 375, 0,
+    188, 0, 0, 0, 206, 0, 0, 0, 214, 0, 152, 0, 170, -185, 140, 219,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    -36, 0, 0, 0, -77, 0, 0, 0, 21, 0, 515, 0, 32, 255, 499, 238,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    -109, 0, 0, 0, -54, 0, 0, 0, 5, 0, 519, 0, 80, 238, 502, 229,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 0, 0, 0, -23, 0, 0, 0, 48, 0, 238, 0, 48, -104, 289, 281,
+    104, 0, 0, 0, 61, 0, 0, 0, -2, 0, -62, 0, 9, 444, 5, 434,
+    340, 0, 0, 0, 211, 0, 0, 0, 206, 0, 124, 0, 200, 427, 209, 507,
+    309, 0, 0, 0, 241, 0, 0, 0, -148, 0, -242, 0, 107, 934, 91, 969,
+    -111, 0, 0, 0, -51, 0, 0, 0, 27, 0, 300, 0, 77, 667, 288, 405,
+    -57, 0, 0, 0, -51, 0, 0, 0, -454, 0, -466, 0, -136, 431, -50, 713,
+    156, 0, 0, 0, 89, 0, 0, 0, -137, 0, 100, 0, 166, 852, 262, 343,
+    -84, 0, 0, 0, 128, 0, 0, 0, -374, 0, -344, 0, 93, 865, 229, 1090,
 ];
 
 /// More than any cell's value: four directions at the largest direction
 /// weight, and every bonus at once.
-const CELL_VALUE_BOUND: i32 = {
+const fn cell_value_bound(weights: &[i32; FEATURES]) -> i32 {
     let (mut dir, mut bonus, mut i) = (0, 0, 0);
     while i < FEATURES {
         if i < DIRECTION_FEATURES {
-            if WEIGHTS[i] > dir {
-                dir = WEIGHTS[i];
+            if weights[i] > dir {
+                dir = weights[i];
             }
         } else {
-            bonus += WEIGHTS[i];
+            bonus += weights[i];
         }
         i += 1;
     }
     4 * dir + bonus
-};
+}
 const _: () = assert!(
-    484 * CELL_VALUE_BOUND < 1 << 24,
+    484 * cell_value_bound(&MOVER_WEIGHTS) as i64 <= i32::MAX as i64
+        && 484 * cell_value_bound(&OPPONENT_WEIGHTS) as i64 <= i32::MAX as i64,
     "value sums overflow their lane"
 );
 
@@ -313,13 +450,17 @@ pub fn cell_features(codes: [u8; 4]) -> [u8; FEATURES] {
     f
 }
 
+/// `weights · features`.
+pub fn weighted(features: &[u8; FEATURES], weights: &[i32; FEATURES]) -> i32 {
+    features
+        .iter()
+        .zip(weights)
+        .map(|(&f, &w)| f as i32 * w)
+        .sum()
+}
+
 pub fn cell_info(codes: [u8; 4]) -> CellInfo {
     let features = cell_features(codes);
-    let value: i32 = features
-        .iter()
-        .zip(WEIGHTS)
-        .map(|(&f, w)| f as i32 * w)
-        .sum();
     let five = features[FIVE_FEATURE] > 0;
     let count = |code: u8| features[(code - ONE) as usize];
     let fours = count(B4) + count(F4) + 2 * count(F44);
@@ -345,12 +486,18 @@ pub fn cell_info(codes: [u8; 4]) -> CellInfo {
     if !five && (over || fours >= 2 || threes >= 2) {
         flags |= FL_MAYBE_FORBIDDEN;
     }
+    let value = |weights| weighted(&features, weights).max(0) as u32 as u128;
+    let lane = |lane: Lane, on: bool| if on { lane.one() } else { 0 };
     CellInfo(
-        value.max(0) as u64
-            | ((flags & FL_FIVE != 0) as u64) << LANE_FIVE
-            | ((flags & FL_OPEN4 != 0) as u64) << LANE_OPEN4
-            | (features[FOUR_THREE_FEATURE] as u64) << LANE_FOUR_THREE
-            | (flags as u64) << FLAGS_SHIFT,
+        value(&MOVER_WEIGHTS)
+            | value(&OPPONENT_WEIGHTS) << 32
+            | lane(Lane::Five, five)
+            | lane(Lane::Open4, open4)
+            | lane(Lane::FourThree, features[FOUR_THREE_FEATURE] > 0)
+            | lane(Lane::ThreeThree, features[THREE_THREE_FEATURE] > 0)
+            | lane(Lane::Four, fours > 0)
+            | lane(Lane::Three, threes > 0)
+            | (flags as u128) << FLAGS_SHIFT,
     )
 }
 

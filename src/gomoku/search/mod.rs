@@ -47,9 +47,6 @@ const LMP: [usize; 8] = [usize::MAX, 4, 6, 8, 11, 15, 20, 26];
 /// Quiescence VCF at the leaves: at most this many fours, within this many nodes.
 const LEAF_VCF_DEPTH: i32 = 3;
 const LEAF_VCF_NODES: u64 = 24;
-/// The evaluation weighs the side to move's cell values by this fraction
-/// against the opponent's (fitted with the weights, see `gomoku_tune`).
-pub const INITIATIVE: (i32, i32) = (27, 20);
 /// Aspiration windows: from this iteration on, the root is first searched this far
 /// either side of the last value; a window that fails doubles until it passes
 /// `ASPIRATION_MAX`, then opens fully.

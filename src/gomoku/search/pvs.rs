@@ -2,13 +2,14 @@
 //! reductions, the quiescence VCF at the leaves, killers, history and the PV.
 
 use crate::gomoku::patterns::{
-    FL_DOUBLE, FL_FIVE, FL_FOUR, FL_MAYBE_FORBIDDEN, FL_OPEN4, FL_THREE,
+    FL_DOUBLE, FL_FIVE, FL_FOUR, FL_MAYBE_FORBIDDEN, FL_OPEN4, FL_THREE, THREAT, VALUE_SCALE,
+    threat_index,
 };
 
 use super::table::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, score_from_tt, score_to_tt};
 use super::{
-    FUTILITY, INF, INITIATIVE, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR, MATE_BOUND, MAX_PLY,
-    NO_MOVE, Outcome, Searcher, WIN_SCORE,
+    FUTILITY, INF, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR, MATE_BOUND, MAX_PLY, NO_MOVE, Outcome,
+    Searcher, WIN_SCORE,
 };
 
 /// Late-move reduction of the `i`-th move of a node at `depth` (none for the first moves
@@ -58,7 +59,7 @@ impl Searcher<'_> {
                 let me = self.b.info(c, s);
                 let op = self.b.info(c, o);
                 maybe_forbidden |= me.flags() & FL_MAYBE_FORBIDDEN != 0;
-                list.push((c as u16, me.value() * 5 / 4 + op.value()));
+                list.push((c as u16, me.mover_value() + op.opponent_value()));
             }
         }
         if opp_fives > 0 {
@@ -112,12 +113,13 @@ impl Searcher<'_> {
         })
     }
 
+    /// The static evaluation, from the side to move's view (see `patterns::MOVER_WEIGHTS`).
     pub(super) fn evaluate(&self) -> i32 {
         let s = self.b.side();
-        let me = self.b.value_sum(s);
-        let op = self.b.value_sum(1 - s);
-        // the side to move gets the initiative
-        (me * INITIATIVE.0 / INITIATIVE.1 - op) / 4
+        let o = 1 - s;
+        let values = self.b.mover_value_sum(s) - self.b.opponent_value_sum(o);
+        let threats = threat_index(self.b.threats(s), self.b.threats(o));
+        values / VALUE_SCALE + THREAT[threats]
     }
 
     pub(super) fn pvs(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {

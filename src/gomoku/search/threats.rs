@@ -34,7 +34,7 @@ impl Searcher<'_> {
                 opp_fives += 1;
             }
             if me.flags() & FL_FOUR != 0 {
-                fours.push((c as u16, me.value()));
+                fours.push((c as u16, me.mover_value()));
             }
         }
         let found = if win != NO_MOVE {
@@ -138,7 +138,7 @@ impl Searcher<'_> {
                 opp_fives += 1;
             }
             if me.flags() & (FL_FOUR | FL_THREE) != 0 {
-                moves.push((c as u16, me.value()));
+                moves.push((c as u16, me.mover_value()));
             }
         }
         let result = if win {
