@@ -118,6 +118,7 @@ impl Searcher<'_> {
     /// `depth` more attacker moves. Returns how many own moves the win takes against the
     /// defences tried (forced blocks; against a three: the defender's fours and every cell
     /// where the attacker would make a four, which covers all ways to stop a straight four).
+    /// At the root, every threat is tried and the shortest win kept.
     pub(super) fn vct(&mut self, ply: usize, depth: i32) -> Option<i32> {
         if ply + 4 >= MAX_PLY || self.tick() {
             return None;
@@ -170,10 +171,16 @@ impl Searcher<'_> {
                     let r = self.vct_defend(ply + 1, depth);
                     self.b.undo_idx();
                     if let Some(n) = r {
-                        self.pv[ply][ply] = c;
-                        self.pv_len[ply] = ply + 1;
-                        found = Some(n + 1);
-                        break;
+                        if found.is_none_or(|f| n + 1 < f) {
+                            self.pv[ply][ply] = c;
+                            self.pv_len[ply] = ply + 1;
+                            found = Some(n + 1);
+                        }
+                        // below the root any win will do; at the root, another
+                        // threat may win sooner
+                        if ply > 0 {
+                            break;
+                        }
                     }
                     if self.aborted {
                         break;
