@@ -10,9 +10,9 @@
 //!
 //! `cargo run --release --features testkit --example gomoku_tune -- --games 10000 --nodes 10000 --out games.txt`
 //! generates and fits; `--data games.txt` fits again on saved games. The
-//! result is printed as the `MOVER_WEIGHTS`, `OPPONENT_WEIGHTS` and `THREAT`
-//! constants of `src/gomoku/patterns.rs`, and is accepted only after an SPRT
-//! between the two builds (CONTRIBUTING.md).
+//! result is printed as the `MOVER_WEIGHTS`, `OPPONENT_WEIGHTS` and
+//! `THREAT_ENTRIES` constants of `src/gomoku/patterns.rs`, and is accepted
+//! only after an SPRT between the two builds (CONTRIBUTING.md).
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -398,9 +398,19 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize) {
         "pub const OPPONENT_WEIGHTS: [i32; FEATURES] = [{}];",
         row(&model.opponent)
     );
-    println!("pub const THREAT: [i32; THREAT_MASKS] = [");
-    for chunk in model.threat.chunks(16) {
-        println!("    {},", row(chunk));
+    let entries: Vec<String> = model
+        .threat
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.round() != 0.0)
+        .map(|(i, t)| {
+            let bits = format!("{i:09b}");
+            format!("(0b{}_{}, {}),", &bits[..5], &bits[5..], t.round())
+        })
+        .collect();
+    println!("const THREAT_ENTRIES: &[(u16, i32)] = &[");
+    for chunk in entries.chunks(4) {
+        println!("    {}", chunk.join(" "));
     }
     println!("];");
     println!("\nmost frequent masks (positions, fitted value):");
