@@ -371,6 +371,8 @@ pub const VALUE_SCALE: i32 = 16;
 /// a four point, a three-three point, a four-three point, a straight-four
 /// point; then the side to move has an open-three point, a four point, a
 /// three-three point, a four-three point.
+// the indices are grouped by side (five bits, four bits), not by nibble
+#[allow(clippy::unusual_byte_groupings)]
 #[rustfmt::skip]
 const THREAT_ENTRIES: &[(u16, i32)] = &[
     (0b00000_0000, 2), (0b00000_0100, -38), (0b00000_1010, 320), (0b00000_1100, -55),
