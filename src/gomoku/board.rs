@@ -490,13 +490,13 @@ impl Board {
         (self.slots[c].keys >> (16 * side + 4 * d) & 0xF) as u8
     }
 
-    /// The sum of `side`'s cell values, weighed as the side to move's.
+    /// The sum of `side`'s cell values, weighted as the side to move's.
     #[inline]
     pub(crate) fn mover_value_sum(&self, side: usize) -> i32 {
         patterns::mover_value(self.sums[side])
     }
 
-    /// The sum of `side`'s cell values, weighed as the opponent's.
+    /// The sum of `side`'s cell values, weighted as the opponent's.
     #[inline]
     pub(crate) fn opponent_value_sum(&self, side: usize) -> i32 {
         patterns::opponent_value(self.sums[side])

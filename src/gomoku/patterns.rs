@@ -52,7 +52,7 @@ pub const FL_MAYBE_FORBIDDEN: u8 = 32;
 /// A cell's values and threat flags for one side, packed in one word so that the board
 /// can sum them: the value of a stone here to the side to move (bits 0..32) and to the
 /// side that has just moved (bits 32..64), then how many cells complete a five, make a
-/// straight four or two fours, a four and an open three, two open threes, a four and an
+/// straight four or two fours, a four and an open three, two open threes, a four, an
 /// open three (9 bits each, from bit 64, in [`Lane`] order), and the flags (bits
 /// 120..128). The 9-bit lanes hold any count of cells (at most 484) and 32 bits any
 /// value sum. Lane totals never go negative, so sums of whole words stay exact under
