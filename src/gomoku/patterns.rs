@@ -462,12 +462,12 @@ pub fn cell_features(codes: [u8; 4]) -> [u8; FEATURES] {
     f
 }
 
-/// `weights · features`.
-pub fn weighted(features: &[u8; FEATURES], weights: &[i32; FEATURES]) -> i32 {
+/// `weights · features`, for one cell's features or a side's sums of them.
+pub fn weighted<F: Copy + Into<i64>>(features: &[F; FEATURES], weights: &[i32; FEATURES]) -> i64 {
     features
         .iter()
         .zip(weights)
-        .map(|(&f, &w)| f as i32 * w)
+        .map(|(&f, &w)| f.into() * w as i64)
         .sum()
 }
 

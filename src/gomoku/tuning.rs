@@ -14,7 +14,7 @@ use super::patterns::cell_features;
 
 pub use super::patterns::{
     FEATURE_NAMES, FEATURES, FIVE_FEATURE, MOVER_WEIGHTS, OPPONENT_WEIGHTS, THREAT, THREAT_MASKS,
-    VALUE_SCALE, threat_index,
+    VALUE_SCALE, threat_index, weighted,
 };
 
 /// One side's feature counts, summed over the empty cells.
@@ -57,16 +57,6 @@ pub fn quiet_features(board: &Board) -> Option<QuietFeatures> {
         opponent: sums[o],
         threats: threat_index(board.threats(s), board.threats(o)),
     })
-}
-
-/// The value sum `features` give under `weights` (what the board keeps
-/// incrementally), for checking the features against the board.
-pub fn weighted(features: &SideFeatures, weights: &[i32; FEATURES]) -> i64 {
-    features
-        .iter()
-        .zip(weights)
-        .map(|(&f, &w)| f as i64 * w as i64)
-        .sum()
 }
 
 #[cfg(test)]
