@@ -321,9 +321,9 @@ pub const FEATURES: usize = 15;
 const DIRECTION_FEATURES: usize = 8;
 /// The cell completes a five (only on the board to dwarf every other value).
 pub const FIVE_FEATURE: usize = 8;
-const OPEN4_FEATURE: usize = 9;
-const FOUR_THREE_FEATURE: usize = 10;
-const THREE_THREE_FEATURE: usize = 11;
+pub(crate) const OPEN4_FEATURE: usize = 9;
+pub(crate) const FOUR_THREE_FEATURE: usize = 10;
+pub(crate) const THREE_THREE_FEATURE: usize = 11;
 const THREE_TWO_FEATURE: usize = 12;
 const FOUR_TWO_FEATURE: usize = 13;
 const TWO_TWOS_FEATURE: usize = 14;

@@ -93,15 +93,21 @@ mod tests {
     #[test]
     fn the_boards_threat_bits_match_the_features() {
         use crate::gomoku::patterns::{
-            HAS_FOUR, HAS_FOUR_THREE, HAS_OPEN4, HAS_THREE, HAS_THREE_THREE,
+            B4, F3, F4, F44, FOUR_THREE_FEATURE, HAS_FOUR, HAS_FOUR_THREE, HAS_OPEN4, HAS_THREE,
+            HAS_THREE_THREE, ONE, OPEN4_FEATURE, THREE_THREE_FEATURE,
         };
+        // the first features count the directions holding each code from ONE on
+        let directions = |f: &SideFeatures, code: u8| f[(code - ONE) as usize];
         let bits = |f: &SideFeatures| {
             let has = |on: bool, bit: u8| if on { bit } else { 0 };
-            has(f[9] > 0, HAS_OPEN4)
-                | has(f[10] > 0, HAS_FOUR_THREE)
-                | has(f[11] > 0, HAS_THREE_THREE)
-                | has(f[5] + f[6] + f[7] > 0, HAS_FOUR)
-                | has(f[4] > 0, HAS_THREE)
+            has(f[OPEN4_FEATURE] > 0, HAS_OPEN4)
+                | has(f[FOUR_THREE_FEATURE] > 0, HAS_FOUR_THREE)
+                | has(f[THREE_THREE_FEATURE] > 0, HAS_THREE_THREE)
+                | has(
+                    directions(f, B4) + directions(f, F4) + directions(f, F44) > 0,
+                    HAS_FOUR,
+                )
+                | has(directions(f, F3) > 0, HAS_THREE)
         };
         let mut rng = crate::rng::SplitMix64::new(5);
         let mut seen = std::collections::HashSet::new();
