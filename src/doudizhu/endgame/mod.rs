@@ -68,7 +68,11 @@
 //! `root`), each thread with its own solver and all of them with one table
 //! of exact results (`shared_table`: buckets written under a version word
 //! and read optimistically, so an entry is never torn). A thread that finds
-//! the queue empty waits for the others' moves to come back or finish.
+//! the queue empty joins a root move another thread is searching: nodes up
+//! to ply 10 mark themselves busy and their parents leave busy children for
+//! last, so two threads on one move work on different subtrees and pick up
+//! each other's results from the table. Whoever resolves the move first
+//! ends the other's try.
 //!
 //! The stop is polled every 1,024 nodes; an interrupted search reports
 //! [`Outcome::Unknown`] (unless the root move list already proved a win) and

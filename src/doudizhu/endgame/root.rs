@@ -6,11 +6,15 @@
 //! whose search runs over its allowance goes to the back of the queue with
 //! four times the allowance. Finished subtrees stay in the solver's table,
 //! so a later round redoes little. With several threads each takes the next
-//! move from the queue with its own solver; the threads share solved
-//! positions through the shared cache when the caller gives one.
+//! move from the queue with its own solver, all of them with one table of
+//! solved positions. A thread that finds no move waiting joins the move in
+//! flight that the fewest threads hold (the hard last moves of a solve would
+//! otherwise leave it idle), and the first thread to resolve a move ends
+//! the other tries of it.
 
 use std::collections::VecDeque;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 /// Node allowance per root move in the first round (then ×4 per round).
 const ROOT_FIRST_ALLOWANCE: u64 = 2048;
@@ -33,6 +37,8 @@ struct QueueState {
     /// Moves waiting, with the allowance of their next try.
     pending: VecDeque<(usize, u64)>,
     in_flight: usize,
+    /// Per root move, the threads searching it now.
+    searchers: Vec<u32>,
     stopped: bool,
     results: RootResults,
 }
@@ -42,6 +48,18 @@ struct QueueState {
 pub(super) struct RootQueue {
     state: Mutex<QueueState>,
     changed: Condvar,
+    /// Per root move, set once it is resolved: a thread still searching it
+    /// (see [`RootQueue::next`]) gives up.
+    resolved: Vec<Arc<AtomicBool>>,
+}
+
+/// A root move to search, as [`RootQueue::next`] hands it out.
+#[derive(Debug, Clone)]
+pub(super) struct RootTry {
+    pub(super) index: usize,
+    pub(super) allowance: u64,
+    /// Set when the move is resolved (by any thread).
+    pub(super) resolved: Arc<AtomicBool>,
 }
 
 /// How one try of a root move ended.
@@ -62,6 +80,7 @@ impl RootQueue {
             state: Mutex::new(QueueState {
                 pending: (0..moves).map(|i| (i, ROOT_FIRST_ALLOWANCE)).collect(),
                 in_flight: 0,
+                searchers: vec![0; moves],
                 stopped: false,
                 results: RootResults {
                     state: vec![None; moves],
@@ -71,6 +90,9 @@ impl RootQueue {
                 },
             }),
             changed: Condvar::new(),
+            resolved: (0..moves)
+                .map(|_| Arc::new(AtomicBool::new(false)))
+                .collect(),
         }
     }
 
@@ -79,23 +101,51 @@ impl RootQueue {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The next move to try and its allowance; `None` when every move is
-    /// resolved or the search stopped. Waits while other threads still hold
-    /// moves that may come back.
-    pub(super) fn next(&self) -> Option<(usize, u64)> {
+    /// The next move to try; `None` when every move is resolved or the
+    /// search stopped. With no move waiting, a thread joins the unresolved
+    /// move in flight that the fewest threads search, without an allowance:
+    /// the threads share one table, and each leaves the subtrees the others
+    /// have marked busy for last, so they split the move's work between
+    /// them; the first to resolve it ends the others' tries.
+    pub(super) fn next(&self) -> Option<RootTry> {
         let mut q = self.lock();
         loop {
             if q.stopped {
                 return None;
             }
-            if let Some(item) = q.pending.pop_front() {
+            // A move another thread resolved meanwhile may still wait here.
+            while q
+                .pending
+                .front()
+                .is_some_and(|&(i, _)| q.results.state[i].is_some())
+            {
+                q.pending.pop_front();
+            }
+            if let Some((index, allowance)) = q.pending.pop_front() {
                 q.in_flight += 1;
-                return Some(item);
+                q.searchers[index] += 1;
+                return Some(self.handing_out(index, allowance));
             }
             if q.in_flight == 0 {
                 return None;
             }
+            if let Some(index) = (0..q.searchers.len())
+                .filter(|&i| q.searchers[i] > 0 && q.results.state[i].is_none())
+                .min_by_key(|&i| q.searchers[i])
+            {
+                q.in_flight += 1;
+                q.searchers[index] += 1;
+                return Some(self.handing_out(index, u64::MAX));
+            }
             q = self.changed.wait(q).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn handing_out(&self, index: usize, allowance: u64) -> RootTry {
+        RootTry {
+            index,
+            allowance,
+            resolved: Arc::clone(&self.resolved[index]),
         }
     }
 
@@ -110,13 +160,22 @@ impl RootQueue {
     ) {
         let mut q = self.lock();
         q.in_flight -= 1;
+        q.searchers[index] -= 1;
         q.results.work[index] += nodes;
+        let open = q.results.state[index].is_none();
         match ended {
-            Try::Resolved(win) => {
+            Try::Resolved(win) if open => {
                 q.results.state[index] = Some(win);
                 q.results.resolved_by[index] = thread;
+                self.resolved[index].store(true, Ordering::Relaxed);
             }
-            Try::OverAllowance => q.pending.push_back((index, allowance.saturating_mul(4))),
+            // The other try's answer stands (both are proofs).
+            Try::Resolved(_) => {}
+            // A second try may still hold it; it comes back only once.
+            Try::OverAllowance if open && !q.pending.iter().any(|&(i, _)| i == index) => {
+                q.pending.push_back((index, allowance.saturating_mul(4)))
+            }
+            Try::OverAllowance => {}
             Try::Stopped => q.stopped = true,
         }
         drop(q);
@@ -139,14 +198,15 @@ mod tests {
     #[test]
     fn moves_over_their_allowance_come_back_after_the_others() {
         let q = RootQueue::new(2);
-        let (a, allowance) = q.next().unwrap();
+        let next = || q.next().map(|t| (t.index, t.allowance));
+        let (a, allowance) = next().unwrap();
         q.report(0, a, allowance, 10, Try::OverAllowance);
-        let (b, _) = q.next().unwrap();
+        let (b, _) = next().unwrap();
         assert_eq!((a, b), (0, 1));
         q.report(0, b, allowance, 5, Try::Resolved(false));
-        assert_eq!(q.next(), Some((0, allowance * 4)));
+        assert_eq!(next(), Some((0, allowance * 4)));
         q.report(1, 0, allowance * 4, 7, Try::Resolved(true));
-        assert_eq!(q.next(), None);
+        assert!(q.next().is_none());
         let r = q.into_results();
         assert_eq!(r.state, vec![Some(true), Some(false)]);
         assert_eq!(r.work, vec![17, 5]);
@@ -155,11 +215,48 @@ mod tests {
     }
 
     #[test]
+    fn an_idle_thread_joins_the_move_in_flight_and_the_first_answer_ends_both() {
+        let q = RootQueue::new(1);
+        let first = q.next().unwrap();
+        // Nothing waits: the second thread joins move 0, without allowance.
+        let second = q.next().unwrap();
+        assert_eq!((first.index, second.index), (0, 0));
+        assert_eq!(second.allowance, u64::MAX);
+        assert!(!first.resolved.load(Ordering::Relaxed));
+        q.report(1, 0, second.allowance, 9, Try::Resolved(true));
+        // The first try sees the move resolved, gives up and is not queued again.
+        assert!(first.resolved.load(Ordering::Relaxed));
+        q.report(0, 0, first.allowance, 4, Try::OverAllowance);
+        assert!(q.next().is_none());
+        let r = q.into_results();
+        assert_eq!(r.state, vec![Some(true)]);
+        assert_eq!(r.resolved_by, vec![1]);
+        assert_eq!(r.work, vec![13]);
+        assert!(r.finished);
+    }
+
+    #[test]
+    fn a_move_over_its_allowance_comes_back_once_while_joined() {
+        let q = RootQueue::new(1);
+        let first = q.next().unwrap();
+        let second = q.next().unwrap();
+        q.report(0, 0, first.allowance, 10, Try::OverAllowance);
+        // Back in the queue with four times the allowance, while the second
+        // try goes on; a third thread takes it from there.
+        let again = q.next().unwrap();
+        assert_eq!((again.index, again.allowance), (0, first.allowance * 4));
+        q.report(2, 0, again.allowance, 10, Try::OverAllowance);
+        q.report(1, 0, second.allowance, 5, Try::Resolved(false));
+        assert!(q.next().is_none());
+        assert_eq!(q.into_results().state, vec![Some(false)]);
+    }
+
+    #[test]
     fn a_stop_ends_the_queue_unfinished() {
         let q = RootQueue::new(3);
-        let (a, allowance) = q.next().unwrap();
-        q.report(0, a, allowance, 1, Try::Stopped);
-        assert_eq!(q.next(), None);
+        let t = q.next().unwrap();
+        q.report(0, t.index, t.allowance, 1, Try::Stopped);
+        assert!(q.next().is_none());
         assert!(!q.into_results().finished);
     }
 }

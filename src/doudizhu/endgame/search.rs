@@ -2,6 +2,8 @@
 //! iteration, shared-cache use and principal-line extraction (see the module
 //! documentation of [`super`] for how it works).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::cache::{CacheKey, TranspositionCache};
@@ -84,6 +86,8 @@ pub(super) struct Solver<'a> {
     /// Move lists of [`Solver::goes_out_unbeaten`], one per depth.
     unbeaten_bufs: Vec<Vec<Combo>>,
     killers: Vec<Option<Combo>>,
+    /// Set when another thread resolved the root move being searched.
+    given_up: Option<Arc<AtomicBool>>,
     /// Node count past which the current root move's search gives up.
     limit: u64,
 }
@@ -137,6 +141,7 @@ impl<'a> Solver<'a> {
             scratch: Vec::new(),
             unbeaten_bufs: Vec::new(),
             killers: Vec::new(),
+            given_up: None,
             limit: u64::MAX,
         }
     }
@@ -410,6 +415,13 @@ impl<'a> Solver<'a> {
         if self.nodes & POLL_MASK == 0 {
             if self.stop.should_stop() || self.nodes >= self.stop.node_limit() {
                 self.aborted = true;
+            }
+            if self
+                .given_up
+                .as_ref()
+                .is_some_and(|r| r.load(Ordering::Relaxed))
+            {
+                self.limit = 0;
             }
             // Doubling a large table takes tens of milliseconds: not when the
             // deadline is near.
@@ -686,7 +698,8 @@ impl<'a> Solver<'a> {
 
     /// Takes root moves from `queue` until it is empty, as thread `thread`.
     fn work_root_queue(&mut self, root: &Node, moves: &[Combo], queue: &RootQueue, thread: usize) {
-        while let Some((i, allowance)) = queue.next() {
+        while let Some(t) = queue.next() {
+            let (i, allowance) = (t.index, t.allowance);
             // Should the search panic, the move is reported stopped, so the
             // other threads do not wait for it.
             let mut pending = PendingTry {
@@ -698,7 +711,9 @@ impl<'a> Solver<'a> {
             };
             let before = self.nodes;
             self.limit = self.nodes.saturating_add(allowance);
+            self.given_up = Some(t.resolved);
             let r = self.eval_move(root, &moves[i], 0);
+            self.given_up = None;
             self.limit = u64::MAX;
             let ended = match r {
                 Some(win) => Try::Resolved(win),
