@@ -1,4 +1,5 @@
-//! The root's moves as a queue that one or more solvers work through.
+//! Solving the root: its moves as a queue that one or more solvers work
+//! through, then the answer and its principal line.
 //!
 //! Every root move is searched (the answer lists every winning move), in
 //! rounds with a growing node allowance per move, so a cheap win is found
@@ -15,6 +16,13 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+use crate::doudizhu::Combo;
+
+use super::key::{decode_value, encode_value};
+use super::search::{Node, Solver};
+use super::{Outcome, Position, Seat, Solution};
 
 /// Node allowance per root move in the first round (then ×4 per round).
 const ROOT_FIRST_ALLOWANCE: u64 = 2048;
@@ -188,6 +196,232 @@ impl RootQueue {
         let mut results = q.results;
         results.finished = !q.stopped && results.state.iter().all(Option::is_some);
         results
+    }
+}
+
+impl<'a> Solver<'a> {
+    /// Takes root moves from `queue` until it is empty, as thread `thread`.
+    fn work_root_queue(&mut self, root: &Node, moves: &[Combo], queue: &RootQueue, thread: usize) {
+        while let Some(t) = queue.next() {
+            let (i, allowance) = (t.index, t.allowance);
+            // Should the search panic, the move is reported stopped, so the
+            // other threads do not wait for it.
+            let mut pending = PendingTry {
+                queue,
+                thread,
+                index: i,
+                allowance,
+                armed: true,
+            };
+            let before = self.nodes;
+            self.limit = self.nodes.saturating_add(allowance);
+            self.given_up = Some(t.resolved);
+            let r = self.eval_move(root, &moves[i], 0);
+            self.given_up = None;
+            self.limit = u64::MAX;
+            let ended = match r {
+                Some(win) => Try::Resolved(win),
+                None if self.aborted => Try::Stopped,
+                None => Try::OverAllowance,
+            };
+            pending.armed = false;
+            queue.report(thread, i, allowance, self.nodes - before, ended);
+        }
+    }
+
+    /// Solves the root: every root move on `threads` threads (this solver
+    /// and `threads - 1` helpers, all with the table of the solve), then the
+    /// answer and its principal line.
+    pub(super) fn solve_root(&mut self, pos: &Position, root: &Node, threads: usize) -> Solution {
+        let mut moves = Vec::new();
+        self.ordered_moves(root, 0, &mut moves);
+        let moves: Vec<Combo> = moves.into_iter().map(|(_, c)| c).collect();
+        let mut cached = None;
+        if let Some(shared) = self.shared
+            && let Some(v) = shared.get(&self.shared_key(root))
+        {
+            cached = Some(decode_value(v, &self.rules));
+        }
+        let mut helpers: Vec<Option<Solver<'a>>> = Vec::new();
+        let results = if cached.is_none_or(|(win, _)| win) {
+            let queue = RootQueue::new(moves.len());
+            let (stop, shared, table) = (self.stop, self.shared, self.shared_table);
+            std::thread::scope(|scope| {
+                let spawned: Vec<_> = (1..threads)
+                    .map(|t| {
+                        let (queue, moves) = (&queue, &moves);
+                        std::thread::Builder::new()
+                            .name("endgame-helper".into())
+                            .spawn_scoped(scope, move || {
+                                let mut helper = Solver::new(pos, stop, shared).sharing(table);
+                                helper.work_root_queue(root, moves, queue, t);
+                                helper
+                            })
+                            .ok()
+                    })
+                    .collect();
+                self.work_root_queue(root, &moves, &queue, 0);
+                helpers = spawned
+                    .into_iter()
+                    .map(|h| h.and_then(|h| h.join().ok()))
+                    .collect();
+            });
+            self.nodes += helpers.iter().flatten().map(|h| h.nodes).sum::<u64>();
+            queue.into_results()
+        } else {
+            RootResults {
+                state: vec![None; moves.len()],
+                work: vec![0; moves.len()],
+                resolved_by: vec![0; moves.len()],
+                finished: true,
+            }
+        };
+        let RootResults {
+            state,
+            work,
+            resolved_by,
+            finished,
+        } = results;
+        let winning: Vec<Combo> = moves
+            .iter()
+            .zip(&state)
+            .filter(|(_, s)| **s == Some(true))
+            .map(|(m, _)| *m)
+            .collect();
+        let lost: Vec<bool> = state.iter().map(|s| *s == Some(false)).collect();
+        let cached_win = cached.map(|(w, _)| w);
+        let outcome = if !winning.is_empty() || cached_win == Some(true) {
+            Outcome::Win
+        } else if (finished && cached.is_none()) || cached_win == Some(false) {
+            Outcome::Loss
+        } else {
+            Outcome::Unknown
+        };
+        let legal = |c: &Combo| moves.iter().any(|m| m.kind == c.kind && m.cards == c.cards);
+        let cached_move = cached.and_then(|(_, m)| m).filter(legal);
+        let best_move = match outcome {
+            Outcome::Win => winning.first().copied().or(cached_move),
+            Outcome::Loss => {
+                if finished && cached.is_none() {
+                    // The move that took the most search to refute.
+                    let mut best = 0;
+                    for i in 0..moves.len() {
+                        if work[i] > work[best] {
+                            best = i;
+                        }
+                    }
+                    moves.get(best).copied()
+                } else {
+                    cached_move.or(moves.first().copied())
+                }
+            }
+            Outcome::Unknown => moves
+                .iter()
+                .zip(&lost)
+                .find(|(_, l)| !**l)
+                .map(|(m, _)| *m)
+                .or(moves.first().copied()),
+        };
+        // Remember the root answer with its move for the next request.
+        if let (Some(shared), None) = (self.shared, cached)
+            && (outcome == Outcome::Win || (outcome == Outcome::Loss && finished))
+        {
+            let v = encode_value(outcome == Outcome::Win, best_move.as_ref());
+            shared.insert(
+                self.shared_key(root),
+                v,
+                self.nodes.min(u32::MAX as u64) as u32,
+            );
+        }
+        let mut complete = finished && !self.aborted;
+        let mut pv = Vec::new();
+        if outcome != Outcome::Unknown
+            && let Some(mv) = best_move
+        {
+            // The line is followed by the solver whose table holds its proof.
+            let by = moves
+                .iter()
+                .position(|m| m.kind == mv.kind && m.cards == mv.cards)
+                .map_or(0, |i| resolved_by[i]);
+            let line_solver = match helpers.get_mut(by.wrapping_sub(1)) {
+                Some(Some(helper)) => helper,
+                _ => &mut *self,
+            };
+            let before = line_solver.nodes;
+            complete &= line_solver.principal_line(root, mv, &mut pv);
+            let line_nodes = line_solver.nodes - before;
+            if by != 0 {
+                self.nodes += line_nodes;
+            }
+        }
+        Solution {
+            outcome,
+            best_move,
+            winning_moves: winning,
+            pv,
+            nodes: self.nodes,
+            complete,
+            cached: cached.is_some(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// Follows the game from `root` with `first`, then the winner's winning
+    /// moves and the loser's first-ordered moves, to the end. False if stopped.
+    fn principal_line(&mut self, root: &Node, first: Combo, pv: &mut Vec<(Seat, Combo)>) -> bool {
+        pv.push((Seat::ALL[root.mover], first));
+        let mut node = match self.apply(root, &first) {
+            None => return true,
+            Some(n) => n,
+        };
+        let mut buf = Vec::new();
+        for _ in 0..200 {
+            let Some(win) = self.search(&node, 1) else {
+                return false;
+            };
+            self.ordered_moves(&node, 1, &mut buf);
+            let mut chosen = buf[0].1;
+            if win {
+                let mut found = false;
+                for &(_, mv) in &buf {
+                    match self.eval_move(&node, &mv, 1) {
+                        None => return false,
+                        Some(true) => {
+                            chosen = mv;
+                            found = true;
+                            break;
+                        }
+                        Some(false) => {}
+                    }
+                }
+                debug_assert!(found, "a won node has a winning move");
+            }
+            pv.push((Seat::ALL[node.mover], chosen));
+            node = match self.apply(&node, &chosen) {
+                None => return true,
+                Some(n) => n,
+            };
+        }
+        false
+    }
+}
+
+/// A root move taken from the queue and not yet reported; reports it
+/// stopped if dropped while armed (the search panicked).
+struct PendingTry<'q> {
+    queue: &'q RootQueue,
+    thread: usize,
+    index: usize,
+    allowance: u64,
+    armed: bool,
+}
+
+impl Drop for PendingTry<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.queue
+                .report(self.thread, self.index, self.allowance, 0, Try::Stopped);
+        }
     }
 }
 

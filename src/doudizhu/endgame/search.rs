@@ -1,6 +1,6 @@
-//! The solver proper: the AND/OR search with its move ordering, root
-//! iteration, shared-cache use and principal-line extraction (see the module
-//! documentation of [`super`] for how it works).
+//! The solver proper: the AND/OR search with its move ordering, static
+//! out-checks, table and shared-cache use (the root's part is in `root`;
+//! see the module documentation of [`super`] for how it works).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,11 +14,10 @@ use crate::memory::Reservation;
 use crate::stop::Stop;
 
 use super::dominance::KickerPools;
-use super::key::{canonical_key, decode_value, encode_value, rules_bits, shared_key};
-use super::root::{RootQueue, RootResults, Try};
+use super::key::{canonical_key, encode_value, rules_bits, shared_key};
 use super::shared_table::SharedTable;
 use super::table::{BUCKET, Key, Table};
-use super::{Outcome, Position, Seat, Solution};
+use super::{Position, Seat};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Node {
@@ -57,16 +56,16 @@ const UNBEATEN_PLAYS: usize = 2;
 const POLL_MASK: u64 = 1023;
 
 pub(super) struct Solver<'a> {
-    rules: Rules,
+    pub(super) rules: Rules,
     rules_bits: u64,
     present_bits: u64,
     /// Next present seat after each seat.
     next: [usize; 3],
-    stop: &'a Stop,
-    shared: Option<&'a TranspositionCache>,
+    pub(super) stop: &'a Stop,
+    pub(super) shared: Option<&'a TranspositionCache>,
     table: Table,
     /// The table of all threads of the solve, used instead of `table` when set.
-    shared_table: Option<&'a SharedTable>,
+    pub(super) shared_table: Option<&'a SharedTable>,
     /// Per seat and rank, the weight of one card in a node's `code`: each
     /// seat's hand is a mixed-radix number with just enough bits per rank for
     /// the copies it held at the root (1 bit for one copy, 2 for two or three,
@@ -77,8 +76,8 @@ pub(super) struct Solver<'a> {
     pub(super) field: [(u32, u32); 3],
     /// `min_plays` per seat, indexed by the seat's field (`u8::MAX`: unknown).
     plays: [Vec<u8>; 3],
-    nodes: u64,
-    aborted: bool,
+    pub(super) nodes: u64,
+    pub(super) aborted: bool,
     /// Move lists per ply (reused).
     bufs: Vec<Vec<(u64, Combo)>>,
     generated: Vec<Combo>,
@@ -87,9 +86,9 @@ pub(super) struct Solver<'a> {
     unbeaten_bufs: Vec<Vec<Combo>>,
     killers: Vec<Option<Combo>>,
     /// Set when another thread resolved the root move being searched.
-    given_up: Option<Arc<AtomicBool>>,
+    pub(super) given_up: Option<Arc<AtomicBool>>,
     /// Node count past which the current root move's search gives up.
-    limit: u64,
+    pub(super) limit: u64,
 }
 
 impl<'a> Solver<'a> {
@@ -262,7 +261,7 @@ impl<'a> Solver<'a> {
         Key(canonical_key(&n.hands, n.mover, n.last))
     }
 
-    fn shared_key(&self, n: &Node) -> CacheKey {
+    pub(super) fn shared_key(&self, n: &Node) -> CacheKey {
         shared_key(
             &n.hands,
             n.mover,
@@ -305,7 +304,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether the mover's side wins by playing `mv` (`None`: stopped).
-    fn eval_move(&mut self, n: &Node, mv: &Combo, ply: usize) -> Option<bool> {
+    pub(super) fn eval_move(&mut self, n: &Node, mv: &Combo, ply: usize) -> Option<bool> {
         self.eval_move_keyed(n, mv, ply, 0)
     }
 
@@ -338,7 +337,7 @@ impl<'a> Solver<'a> {
     /// Fills `out` with the mover's moves (pass included when following),
     /// best first. Below the root, plays whose kickers another choice
     /// dominates are left out (the root lists every winning move).
-    fn ordered_moves(&mut self, n: &Node, ply: usize, out: &mut Vec<(u64, Combo)>) {
+    pub(super) fn ordered_moves(&mut self, n: &Node, ply: usize, out: &mut Vec<(u64, Combo)>) {
         out.clear();
         let m = n.mover;
         let h = n.hands[m];
@@ -410,7 +409,7 @@ impl<'a> Solver<'a> {
         out.sort_unstable_by_key(|&(s, c)| (s, c.cards.bits()));
     }
 
-    fn search(&mut self, n: &Node, ply: usize) -> Option<bool> {
+    pub(super) fn search(&mut self, n: &Node, ply: usize) -> Option<bool> {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
             if self.stop.should_stop() || self.nodes >= self.stop.node_limit() {
@@ -694,230 +693,6 @@ impl<'a> Solver<'a> {
             key,
         };
         self.search(&child, ply + 1)
-    }
-
-    /// Takes root moves from `queue` until it is empty, as thread `thread`.
-    fn work_root_queue(&mut self, root: &Node, moves: &[Combo], queue: &RootQueue, thread: usize) {
-        while let Some(t) = queue.next() {
-            let (i, allowance) = (t.index, t.allowance);
-            // Should the search panic, the move is reported stopped, so the
-            // other threads do not wait for it.
-            let mut pending = PendingTry {
-                queue,
-                thread,
-                index: i,
-                allowance,
-                armed: true,
-            };
-            let before = self.nodes;
-            self.limit = self.nodes.saturating_add(allowance);
-            self.given_up = Some(t.resolved);
-            let r = self.eval_move(root, &moves[i], 0);
-            self.given_up = None;
-            self.limit = u64::MAX;
-            let ended = match r {
-                Some(win) => Try::Resolved(win),
-                None if self.aborted => Try::Stopped,
-                None => Try::OverAllowance,
-            };
-            pending.armed = false;
-            queue.report(thread, i, allowance, self.nodes - before, ended);
-        }
-    }
-
-    /// Solves the root: every root move on `threads` threads (this solver
-    /// and `threads - 1` helpers with their own tables), then the answer and
-    /// its principal line.
-    pub(super) fn solve_root(&mut self, pos: &Position, root: &Node, threads: usize) -> Solution {
-        let mut moves = Vec::new();
-        self.ordered_moves(root, 0, &mut moves);
-        let moves: Vec<Combo> = moves.into_iter().map(|(_, c)| c).collect();
-        let mut cached = None;
-        if let Some(shared) = self.shared
-            && let Some(v) = shared.get(&self.shared_key(root))
-        {
-            cached = Some(decode_value(v, &self.rules));
-        }
-        let mut helpers: Vec<Option<Solver<'a>>> = Vec::new();
-        let results = if cached.is_none_or(|(win, _)| win) {
-            let queue = RootQueue::new(moves.len());
-            let (stop, shared, table) = (self.stop, self.shared, self.shared_table);
-            std::thread::scope(|scope| {
-                let spawned: Vec<_> = (1..threads)
-                    .map(|t| {
-                        let (queue, moves) = (&queue, &moves);
-                        std::thread::Builder::new()
-                            .name("endgame-helper".into())
-                            .spawn_scoped(scope, move || {
-                                let mut helper = Solver::new(pos, stop, shared).sharing(table);
-                                helper.work_root_queue(root, moves, queue, t);
-                                helper
-                            })
-                            .ok()
-                    })
-                    .collect();
-                self.work_root_queue(root, &moves, &queue, 0);
-                helpers = spawned
-                    .into_iter()
-                    .map(|h| h.and_then(|h| h.join().ok()))
-                    .collect();
-            });
-            self.nodes += helpers.iter().flatten().map(|h| h.nodes).sum::<u64>();
-            queue.into_results()
-        } else {
-            RootResults {
-                state: vec![None; moves.len()],
-                work: vec![0; moves.len()],
-                resolved_by: vec![0; moves.len()],
-                finished: true,
-            }
-        };
-        let RootResults {
-            state,
-            work,
-            resolved_by,
-            finished,
-        } = results;
-        let winning: Vec<Combo> = moves
-            .iter()
-            .zip(&state)
-            .filter(|(_, s)| **s == Some(true))
-            .map(|(m, _)| *m)
-            .collect();
-        let lost: Vec<bool> = state.iter().map(|s| *s == Some(false)).collect();
-        let cached_win = cached.map(|(w, _)| w);
-        let outcome = if !winning.is_empty() || cached_win == Some(true) {
-            Outcome::Win
-        } else if (finished && cached.is_none()) || cached_win == Some(false) {
-            Outcome::Loss
-        } else {
-            Outcome::Unknown
-        };
-        let legal = |c: &Combo| moves.iter().any(|m| m.kind == c.kind && m.cards == c.cards);
-        let cached_move = cached.and_then(|(_, m)| m).filter(legal);
-        let best_move = match outcome {
-            Outcome::Win => winning.first().copied().or(cached_move),
-            Outcome::Loss => {
-                if finished && cached.is_none() {
-                    // The move that took the most search to refute.
-                    let mut best = 0;
-                    for i in 0..moves.len() {
-                        if work[i] > work[best] {
-                            best = i;
-                        }
-                    }
-                    moves.get(best).copied()
-                } else {
-                    cached_move.or(moves.first().copied())
-                }
-            }
-            Outcome::Unknown => moves
-                .iter()
-                .zip(&lost)
-                .find(|(_, l)| !**l)
-                .map(|(m, _)| *m)
-                .or(moves.first().copied()),
-        };
-        // Remember the root answer with its move for the next request.
-        if let (Some(shared), None) = (self.shared, cached)
-            && (outcome == Outcome::Win || (outcome == Outcome::Loss && finished))
-        {
-            let v = encode_value(outcome == Outcome::Win, best_move.as_ref());
-            shared.insert(
-                self.shared_key(root),
-                v,
-                self.nodes.min(u32::MAX as u64) as u32,
-            );
-        }
-        let mut complete = finished && !self.aborted;
-        let mut pv = Vec::new();
-        if outcome != Outcome::Unknown
-            && let Some(mv) = best_move
-        {
-            // The line is followed by the solver whose table holds its proof.
-            let by = moves
-                .iter()
-                .position(|m| m.kind == mv.kind && m.cards == mv.cards)
-                .map_or(0, |i| resolved_by[i]);
-            let line_solver = match helpers.get_mut(by.wrapping_sub(1)) {
-                Some(Some(helper)) => helper,
-                _ => &mut *self,
-            };
-            let before = line_solver.nodes;
-            complete &= line_solver.principal_line(root, mv, &mut pv);
-            let line_nodes = line_solver.nodes - before;
-            if by != 0 {
-                self.nodes += line_nodes;
-            }
-        }
-        Solution {
-            outcome,
-            best_move,
-            winning_moves: winning,
-            pv,
-            nodes: self.nodes,
-            complete,
-            cached: cached.is_some(),
-            elapsed: Duration::ZERO,
-        }
-    }
-
-    /// Follows the game from `root` with `first`, then the winner's winning
-    /// moves and the loser's first-ordered moves, to the end. False if stopped.
-    fn principal_line(&mut self, root: &Node, first: Combo, pv: &mut Vec<(Seat, Combo)>) -> bool {
-        pv.push((Seat::ALL[root.mover], first));
-        let mut node = match self.apply(root, &first) {
-            None => return true,
-            Some(n) => n,
-        };
-        let mut buf = Vec::new();
-        for _ in 0..200 {
-            let Some(win) = self.search(&node, 1) else {
-                return false;
-            };
-            self.ordered_moves(&node, 1, &mut buf);
-            let mut chosen = buf[0].1;
-            if win {
-                let mut found = false;
-                for &(_, mv) in &buf {
-                    match self.eval_move(&node, &mv, 1) {
-                        None => return false,
-                        Some(true) => {
-                            chosen = mv;
-                            found = true;
-                            break;
-                        }
-                        Some(false) => {}
-                    }
-                }
-                debug_assert!(found, "a won node has a winning move");
-            }
-            pv.push((Seat::ALL[node.mover], chosen));
-            node = match self.apply(&node, &chosen) {
-                None => return true,
-                Some(n) => n,
-            };
-        }
-        false
-    }
-}
-
-/// A root move taken from the queue and not yet reported; reports it
-/// stopped if dropped while armed (the search panicked).
-struct PendingTry<'q> {
-    queue: &'q RootQueue,
-    thread: usize,
-    index: usize,
-    allowance: u64,
-    armed: bool,
-}
-
-impl Drop for PendingTry<'_> {
-    fn drop(&mut self) {
-        if self.armed {
-            self.queue
-                .report(self.thread, self.index, self.allowance, 0, Try::Stopped);
-        }
     }
 }
 
