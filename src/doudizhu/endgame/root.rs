@@ -44,7 +44,6 @@ pub(super) struct RootResults {
 struct QueueState {
     /// Moves waiting, with the allowance of their next try.
     pending: VecDeque<(usize, u64)>,
-    in_flight: usize,
     /// Per root move, the threads searching it now.
     searchers: Vec<u32>,
     stopped: bool,
@@ -87,7 +86,6 @@ impl RootQueue {
         RootQueue {
             state: Mutex::new(QueueState {
                 pending: (0..moves).map(|i| (i, ROOT_FIRST_ALLOWANCE)).collect(),
-                in_flight: 0,
                 searchers: vec![0; moves],
                 stopped: false,
                 results: RootResults {
@@ -130,18 +128,16 @@ impl RootQueue {
                 q.pending.pop_front();
             }
             if let Some((index, allowance)) = q.pending.pop_front() {
-                q.in_flight += 1;
                 q.searchers[index] += 1;
                 return Some(self.handing_out(index, allowance));
             }
-            if q.in_flight == 0 {
+            if q.searchers.iter().all(|&n| n == 0) {
                 return None;
             }
             if let Some(index) = (0..q.searchers.len())
                 .filter(|&i| q.searchers[i] > 0 && q.results.state[i].is_none())
                 .min_by_key(|&i| q.searchers[i])
             {
-                q.in_flight += 1;
                 q.searchers[index] += 1;
                 return Some(self.handing_out(index, u64::MAX));
             }
@@ -167,7 +163,6 @@ impl RootQueue {
         ended: Try,
     ) {
         let mut q = self.lock();
-        q.in_flight -= 1;
         q.searchers[index] -= 1;
         q.results.work[index] += nodes;
         let open = q.results.state[index].is_none();
