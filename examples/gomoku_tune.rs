@@ -7,15 +7,12 @@
 //! `sigmoid(eval / K)`. `K` is fitted first, with today's weights, so the
 //! fitted weights keep the evaluation's scale (the search's margins are in
 //! its units). Threat combinations seen in few positions are pulled towards 0.
-//! Under renju each colour has its own weights and threat table (a sample
-//! with black to move trains black's mover weights, white's opponent weights
-//! and black's table); freestyle and standard fit one set for both colours.
 //!
 //! `cargo run --release --features testkit --example gomoku_tune -- --games 10000 --nodes 10000 --out games.txt`
 //! generates and fits; `--data games.txt` fits again on saved games. The
-//! result is printed as the `Weights` constants of `src/gomoku/weights.rs`
-//! (`FREE`, or `RENJU_BLACK` and `RENJU_WHITE`, with their threat entries),
-//! and is accepted only after an SPRT between the two builds (CONTRIBUTING.md).
+//! result is printed as the `MOVER_WEIGHTS`, `OPPONENT_WEIGHTS` and
+//! `THREAT_ENTRIES` constants of `src/gomoku/patterns.rs`, and is accepted
+//! only after an SPRT between the two builds (CONTRIBUTING.md).
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -23,8 +20,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::{Parser, ValueEnum};
 
 use gamebot::gomoku::tuning::{
-    FEATURE_NAMES, FEATURES, FIVE_FEATURE, SideFeatures, THREAT_MASKS, VALUE_SCALE, Weights,
-    quiet_features, weights,
+    FEATURE_NAMES, FEATURES, FIVE_FEATURE, MOVER_WEIGHTS, OPPONENT_WEIGHTS, SideFeatures, THREAT,
+    THREAT_MASKS, VALUE_SCALE, quiet_features,
 };
 use gamebot::gomoku::{Board, Engine, Limits, Point, Rule, Stone};
 use gamebot::rng::SplitMix64;
@@ -120,7 +117,7 @@ fn main() {
         train.len(),
         test.len()
     );
-    fit(&train, &test, args.epochs, rule);
+    fit(&train, &test, args.epochs);
 }
 
 /// Plays the games, `threads` at a time, each from its own random opening.
@@ -222,13 +219,11 @@ fn read_games(path: &str) -> Vec<Game> {
         .collect()
 }
 
-/// A quiet position's features, its threat mask, the side to move (0 black,
-/// 1 white) and its score.
+/// A quiet position's features, its threat mask and the side to move's score.
 struct Sample {
     me: SideFeatures,
     op: SideFeatures,
     mask: usize,
-    side: usize,
     score: f64,
 }
 
@@ -248,7 +243,6 @@ fn positions(game: &Game, rule: Rule, skip: usize, out: &mut Vec<Sample>) {
                 me: f.mover,
                 op: f.opponent,
                 mask: f.threats,
-                side: if black { 0 } else { 1 },
                 score,
             });
         }
@@ -259,54 +253,23 @@ fn positions(game: &Game, rule: Rule, skip: usize, out: &mut Vec<Sample>) {
     }
 }
 
-/// One colour's weights being fitted: its cell weights as the side to move's
-/// and as the opponent's, and its threat table.
+/// The weights being fitted: the side to move's and the opponent's cell
+/// weights and the threat-combination table.
 #[derive(Clone)]
-struct Set {
+struct Model {
     mover: [f64; FEATURES],
     opponent: [f64; FEATURES],
     threat: Vec<f64>,
 }
 
-/// A set's parameters in the gradient's layout: mover weights, opponent
-/// weights, threat table.
-const SET_PARAMS: usize = 2 * FEATURES + THREAT_MASKS;
-
-impl Set {
-    fn from(w: &Weights) -> Set {
-        Set {
-            mover: w.mover.map(|w| w as f64),
-            opponent: w.opponent.map(|w| w as f64),
-            threat: w.threat.iter().map(|&t| t as f64).collect(),
-        }
-    }
-}
-
-/// The sets being fitted: one for both colours, or (renju) black's and white's.
-#[derive(Clone)]
-struct Model {
-    sets: Vec<Set>,
-}
-
 impl Model {
-    /// The sets weighing the side to move's and its opponent's stones.
-    fn sets_of(&self, s: &Sample) -> (usize, usize) {
-        if self.sets.len() == 2 {
-            (s.side, 1 - s.side)
-        } else {
-            (0, 0)
-        }
-    }
-
     fn eval(&self, s: &Sample) -> f64 {
-        let (m, o) = self.sets_of(s);
-        let (mover, opponent) = (&self.sets[m], &self.sets[o]);
         let (mut me, mut op) = (0.0, 0.0);
         for k in 0..FEATURES {
-            me += mover.mover[k] * s.me[k] as f64;
-            op += opponent.opponent[k] * s.op[k] as f64;
+            me += self.mover[k] * s.me[k] as f64;
+            op += self.opponent[k] * s.op[k] as f64;
         }
-        (me - op) / SCALE + mover.threat[s.mask]
+        (me - op) / SCALE + self.threat[s.mask]
     }
 }
 
@@ -338,20 +301,11 @@ fn fit_scale(model: &Model, set: &[Sample]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-fn fit(train: &[Sample], test: &[Sample], epochs: usize, rule: Rule) {
-    let (names, start): (&[&str], Model) = match rule {
-        Rule::Renju => (
-            &["RENJU_BLACK", "RENJU_WHITE"],
-            Model {
-                sets: vec![Set::from(weights(rule, 0)), Set::from(weights(rule, 1))],
-            },
-        ),
-        Rule::Freestyle | Rule::Standard => (
-            &["FREE"],
-            Model {
-                sets: vec![Set::from(weights(rule, 0))],
-            },
-        ),
+fn fit(train: &[Sample], test: &[Sample], epochs: usize) {
+    let start = Model {
+        mover: MOVER_WEIGHTS.map(|w| w as f64),
+        opponent: OPPONENT_WEIGHTS.map(|w| w as f64),
+        threat: THREAT.iter().map(|&t| t as f64).collect(),
     };
     let k = fit_scale(&start, train);
     println!(
@@ -359,16 +313,15 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize, rule: Rule) {
         loss(&start, k, train),
         loss(&start, k, test)
     );
-    let sets = start.sets.len();
-    let mut seen = vec![vec![0usize; THREAT_MASKS]; sets];
+    let mut seen = vec![0usize; THREAT_MASKS];
     for s in train {
-        seen[start.sets_of(s).0][s.mask] += 1;
+        seen[s.mask] += 1;
     }
     // Adam over the cell weights (all but the five's, which quiet positions
-    // never see) and the threat tables; a threat entry seen in few positions
+    // never see) and the threat table; a threat entry seen in few positions
     // is pulled towards 0 (ridge), so that rare masks don't get noise
     let mut model = start.clone();
-    let n = sets * SET_PARAMS;
+    let n = 2 * FEATURES + THREAT_MASKS;
     let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-9);
     let scale = 1.0 / train.len().max(1) as f64;
@@ -377,42 +330,36 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize, rule: Rule) {
         for s in train {
             let p = sigmoid(model.eval(s) / k);
             let g = 2.0 * (p - s.score) * p * (1.0 - p) / k;
-            let (mover, opponent) = model.sets_of(s);
-            let (mb, ob) = (mover * SET_PARAMS, opponent * SET_PARAMS);
             for j in 0..FEATURES {
-                grad[mb + j] += g * s.me[j] as f64 / SCALE;
-                grad[ob + FEATURES + j] -= g * s.op[j] as f64 / SCALE;
+                grad[j] += g * s.me[j] as f64 / SCALE;
+                grad[FEATURES + j] -= g * s.op[j] as f64 / SCALE;
             }
-            grad[mb + 2 * FEATURES + s.mask] += g;
+            grad[2 * FEATURES + s.mask] += g;
         }
-        for (i, set) in model.sets.iter().enumerate() {
-            for (t, &w) in set.threat.iter().enumerate() {
-                grad[i * SET_PARAMS + 2 * FEATURES + t] += RIDGE * w * scale;
-            }
+        for (t, &w) in model.threat.iter().enumerate() {
+            grad[2 * FEATURES + t] += RIDGE * w * scale;
         }
-        for i in 0..n {
-            let (set, j) = (i / SET_PARAMS, i % SET_PARAMS);
+        for j in 0..n {
             if j % FEATURES == FIVE_FEATURE && j < 2 * FEATURES {
                 continue;
             }
-            let gi = grad[i] * scale;
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
-            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+            let gj = grad[j] * scale;
+            m[j] = b1 * m[j] + (1.0 - b1) * gj;
+            v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
+            let mh = m[j] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[j] / (1.0 - b2.powi(epoch as i32));
             // cell weights move by up to a quarter of `VALUE_SCALE` a step
             // (a quarter of an evaluation unit), threat entries by 1
             let lr = if j < 2 * FEATURES { SCALE / 4.0 } else { 1.0 };
             let step = lr * mh / (vh.sqrt() + eps);
-            let set = &mut model.sets[set];
             if j < FEATURES {
                 // the board's sums need values that are never negative
-                set.mover[j] = (set.mover[j] - step).max(0.0);
+                model.mover[j] = (model.mover[j] - step).max(0.0);
             } else if j < 2 * FEATURES {
                 let j = j - FEATURES;
-                set.opponent[j] = (set.opponent[j] - step).max(0.0);
+                model.opponent[j] = (model.opponent[j] - step).max(0.0);
             } else {
-                set.threat[j - 2 * FEATURES] -= step;
+                model.threat[j - 2 * FEATURES] -= step;
             }
         }
         if epoch % 500 == 0 || epoch == epochs {
@@ -423,22 +370,18 @@ fn fit(train: &[Sample], test: &[Sample], epochs: usize, rule: Rule) {
             );
         }
     }
-    for (i, name) in names.iter().enumerate() {
-        report(name, &start.sets[i], &model.sets[i], &seen[i]);
-    }
-}
-
-/// Prints a fitted set beside today's, as the constants of `weights.rs`,
-/// and its most frequent threat masks.
-fn report(name: &str, today: &Set, fitted: &Set, seen: &[usize]) {
     println!(
-        "\n{name}\n{:<28} {:>7} {:>9} {:>7} {:>9}",
+        "\n{:<28} {:>7} {:>9} {:>7} {:>9}",
         "feature", "mover", "fitted", "opp.", "fitted"
     );
-    for (j, name) in FEATURE_NAMES.iter().enumerate() {
+    for j in 0..FEATURES {
         println!(
-            "{name:<28} {:>7} {:>9.1} {:>7} {:>9.1}",
-            today.mover[j], fitted.mover[j], today.opponent[j], fitted.opponent[j]
+            "{:<28} {:>7} {:>9.1} {:>7} {:>9.1}",
+            FEATURE_NAMES[j],
+            MOVER_WEIGHTS[j],
+            model.mover[j],
+            OPPONENT_WEIGHTS[j],
+            model.opponent[j]
         );
     }
     let row = |w: &[f64]| {
@@ -447,11 +390,15 @@ fn report(name: &str, today: &Set, fitted: &Set, seen: &[usize]) {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    println!("\npub const {name}: Weights = Weights {{");
-    println!("    mover: [{}],", row(&fitted.mover));
-    println!("    opponent: [{}],", row(&fitted.opponent));
-    println!("    threat: threat_table({name}_THREATS),\n}};");
-    let entries: Vec<String> = fitted
+    println!(
+        "\npub const MOVER_WEIGHTS: [i32; FEATURES] = [{}];",
+        row(&model.mover)
+    );
+    println!(
+        "pub const OPPONENT_WEIGHTS: [i32; FEATURES] = [{}];",
+        row(&model.opponent)
+    );
+    let entries: Vec<String> = model
         .threat
         .iter()
         .enumerate()
@@ -461,7 +408,7 @@ fn report(name: &str, today: &Set, fitted: &Set, seen: &[usize]) {
             format!("(0b{}_{}, {}),", &bits[..5], &bits[5..], t.round())
         })
         .collect();
-    println!("const {name}_THREATS: &[(u16, i32)] = &[");
+    println!("const THREAT_ENTRIES: &[(u16, i32)] = &[");
     for chunk in entries.chunks(4) {
         println!("    {}", chunk.join(" "));
     }
@@ -470,11 +417,11 @@ fn report(name: &str, today: &Set, fitted: &Set, seen: &[usize]) {
     let mut order: Vec<usize> = (0..THREAT_MASKS).collect();
     order.sort_by_key(|&t| std::cmp::Reverse(seen[t]));
     for &t in order.iter().take(24) {
-        println!("  {t:09b} {:>7} {:>7.1}", seen[t], fitted.threat[t]);
+        println!("  {t:09b} {:>7} {:>7.1}", seen[t], model.threat[t]);
     }
 }
 
 const SCALE: f64 = VALUE_SCALE as f64;
 
-/// How strongly the threat tables are pulled towards 0.
+/// How strongly the threat table is pulled towards 0.
 const RIDGE: f64 = 4e-4;

@@ -4,8 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::patterns::{
-    self, B4, CellInfo, CellTable, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, LINE_LEN, Lane, OVER,
-    Tables,
+    self, B4, CellInfo, F3, F4, F44, FL_FIVE, FL_MAYBE_FORBIDDEN, LINE_LEN, Lane, OVER, Tables,
 };
 use super::{MAX_SIZE, MIN_SIZE, Point, PositionError, Rule, Stone};
 
@@ -108,7 +107,7 @@ pub(crate) type Snapshot = (u64, Vec<u32>, [u128; 2], Vec<usize>);
 
 /// What an empty cell looks like to both sides (side 0 black, 1 white): the four
 /// direction codes packed 4 bits each, black's in the low half of `keys` and white's
-/// in the high half, and each side's cell table entry of its 16 bits, cached.
+/// in the high half, and `tables.cell` of each side's 16 bits, cached.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
     keys: u32,
@@ -117,22 +116,19 @@ struct Slot {
 
 impl Slot {
     #[inline]
-    fn from_keys(keys: u32, cells: [&CellTable; 2]) -> Slot {
+    fn from_keys(keys: u32, cell: &[CellInfo; 1 << 16]) -> Slot {
         Slot {
             keys,
-            infos: [
-                cells[0][(keys & 0xFFFF) as usize],
-                cells[1][(keys >> 16) as usize],
-            ],
+            infos: [cell[(keys & 0xFFFF) as usize], cell[(keys >> 16) as usize]],
         }
     }
 
     /// The slot with both sides' codes in direction `d` set to `k0` and `k1`.
     #[inline]
-    fn with_codes(self, d: usize, k0: u8, k1: u8, cells: [&CellTable; 2]) -> Slot {
+    fn with_codes(self, d: usize, k0: u8, k1: u8, cell: &[CellInfo; 1 << 16]) -> Slot {
         let shift = 4 * d;
         let keys = self.keys & !(0x000F_000F << shift) | (k0 as u32 | (k1 as u32) << 16) << shift;
-        Slot::from_keys(keys, cells)
+        Slot::from_keys(keys, cell)
     }
 }
 
@@ -566,7 +562,7 @@ impl Board {
             window(self.lines[1][line]),
             window(self.geo.wall[line]),
         );
-        self.slots[c] = self.slots[c].with_codes(d, k0, k1, self.tables.cells(self.rule));
+        self.slots[c] = self.slots[c].with_codes(d, k0, k1, &self.tables.cell);
     }
 
     /// Refreshes the empty cells in the windows around `c` (just taken by side `s`) in
@@ -576,7 +572,6 @@ impl Board {
         let geo = &*self.geo;
         let tables = self.tables;
         let lines = self.side_lines();
-        let cells = tables.cells(self.rule);
         // only an own stone five cells out changes a code, and only under the exact rule
         // (it turns a five into an overline): other stones reach four cells
         let reach: u32 = if self.exact[s] { 5 } else { 4 };
@@ -613,7 +608,7 @@ impl Board {
                     // a stone far off in the window often leaves the code as it was
                     continue;
                 }
-                let new = old.with_codes(d, k0, k1, cells);
+                let new = old.with_codes(d, k0, k1, &tables.cell);
                 slots[q] = new;
                 saved.push((q as u16, old.keys));
                 for ((delta, new), old) in delta.iter_mut().zip(new.infos).zip(old.infos) {
@@ -651,9 +646,9 @@ impl Board {
             self.lines[s][line as usize] &= !(1u64 << (pos as u32 + PAD));
         }
         // restore newest first, so a cell written twice gets its oldest state back
-        let cells = self.tables.cells(self.rule);
+        let cell = &self.tables.cell;
         for &(q, keys) in self.saved[f.start as usize..].iter().rev() {
-            self.slots[q as usize] = Slot::from_keys(keys, cells);
+            self.slots[q as usize] = Slot::from_keys(keys, cell);
         }
         self.saved.truncate(f.start as usize);
         // c's own codes were never touched while it held a stone

@@ -13,9 +13,7 @@
 //!   knowledge no sum of cell values holds (an open three facing no four wins; one
 //!   facing a four-three point does not). Weights and table are fitted to the outcomes
 //!   of self-play games by Texel's method (least squares between the result and a
-//!   logistic of the evaluation over quiet positions), by the `gomoku_tune` example;
-//!   renju has its own weights and table for each colour, since black's three-three,
-//!   four-four and overline points are forbidden (`weights`).
+//!   logistic of the evaluation over quiet positions), by the `gomoku_tune` example.
 //! * Rules are exact: freestyle (five or more), standard (exactly five, for both colours),
 //!   renju (black: exactly five; overline, double four, double three forbidden, with the
 //!   recursive definition of a three; a five beats a forbidden shape; white: five or more).
@@ -71,7 +69,6 @@ mod tests;
 // The evaluation's features, for the tuning example: behind `testkit`.
 #[cfg(any(test, feature = "testkit"))]
 pub mod tuning;
-mod weights;
 
 pub use board::Board;
 pub use search::{Candidate, Engine, Limits, MAX_CANDIDATES, SearchResult, WIN_SCORE, search};

@@ -13,9 +13,6 @@
 
 use std::sync::OnceLock;
 
-use super::Rule;
-use super::weights::{self, Weights};
-
 /// Nothing can come of this line.
 pub const NONE: u8 = 0;
 /// A lone stone with room: can grow into a two.
@@ -166,10 +163,10 @@ pub fn threats(lanes: u128) -> u8 {
     })
 }
 
-/// Entries of a threat table ([`Weights::threat`]).
+/// Entries of [`THREAT`].
 pub const THREAT_MASKS: usize = 512;
 
-/// The threat table's entry of a position where the side to move has the threats
+/// The [`THREAT`] entry of a position where the side to move has the threats
 /// `mover` and its opponent `opponent` (`HAS_*` bits). The mover's straight-four
 /// point is left out: with one, the position is won or (renju) about to be decided by
 /// search, and it is never evaluated by this table's fit.
@@ -188,23 +185,8 @@ pub struct Tables {
     pub line: [Box<[u8; LINE_LEN]>; 2],
     /// Base-3 value of an 11-cell window's bits, the centre left out.
     pub base3: Box<[u16; 2048]>,
-    /// Cell infos indexed by the four packed direction codes, one table for each
-    /// set of weights: freestyle and standard, renju's black, renju's white.
-    pub cell: [Box<CellTable>; 3],
-}
-
-/// A side's [`CellInfo`]s by its four packed direction codes.
-pub type CellTable = [CellInfo; 1 << 16];
-
-impl Tables {
-    /// Black's and white's cell tables under `rule`.
-    pub fn cells(&self, rule: Rule) -> [&CellTable; 2] {
-        let [free, black, white] = &self.cell;
-        match rule {
-            Rule::Freestyle | Rule::Standard => [free, free],
-            Rule::Renju => [black, white],
-        }
-    }
+    /// Indexed by the four packed direction codes.
+    pub cell: Box<[CellInfo; 1 << 16]>,
 }
 
 pub const LINE_LEN: usize = 1 << 16;
@@ -336,7 +318,7 @@ pub const FEATURES: usize = 15;
 
 /// The first features count the directions holding each line code from [`ONE`]
 /// to [`F44`]; the bonus features follow, at these indices.
-pub(crate) const DIRECTION_FEATURES: usize = 8;
+const DIRECTION_FEATURES: usize = 8;
 /// The cell completes a five (only on the board to dwarf every other value).
 pub const FIVE_FEATURE: usize = 8;
 pub(crate) const OPEN4_FEATURE: usize = 9;
@@ -365,6 +347,95 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "four and a two",
     "two open twos",
 ];
+
+/// The value of a stone on a cell is `weights · cell_features(codes)`, with
+/// one set of weights for the side to move and one for its opponent; a
+/// position's evaluation is the difference of the two sides' sums over the
+/// empty cells, divided by [`VALUE_SCALE`], plus the [`THREAT`] entry of the
+/// threats both sides have. Fitted to self-play outcomes by the tuning
+/// example (`gomoku_tune`); the five's weight is not fitted (a position with a
+/// five point is never quiet) and only has to dwarf the rest.
+pub const MOVER_WEIGHTS: [i32; FEATURES] = [
+    2, 23, 6, 130, 228, 511, 1615, 0, 16000, 1760, 7589, 51, 465, 825, 95,
+];
+/// See [`MOVER_WEIGHTS`].
+pub const OPPONENT_WEIGHTS: [i32; FEATURES] = [
+    0, 25, 1, 117, 161, 462, 1622, 0, 16000, 787, 4637, 0, 311, 602, 76,
+];
+/// Evaluation units per unit of cell value.
+pub const VALUE_SCALE: i32 = 16;
+
+/// The evaluation's term for which threats each side has (evaluation units):
+/// `(threat_index, value)` for the combinations that occur in play; any other
+/// is 0. The index's bits, high to low: the opponent has an open-three point,
+/// a four point, a three-three point, a four-three point, a straight-four
+/// point; then the side to move has an open-three point, a four point, a
+/// three-three point, a four-three point.
+// the indices are grouped by side (five bits, four bits), not by nibble
+#[allow(clippy::unusual_byte_groupings)]
+#[rustfmt::skip]
+const THREAT_ENTRIES: &[(u16, i32)] = &[
+    (0b00000_0000, 2), (0b00000_0100, -38), (0b00000_1010, 320), (0b00000_1100, -55),
+    (0b00000_1101, 41), (0b00000_1110, 376), (0b01000_0000, 64), (0b01000_0100, -11),
+    (0b01000_1000, 63), (0b01000_1010, 376), (0b01000_1100, 8), (0b01000_1101, -389),
+    (0b01000_1110, 375), (0b01001_0000, 188), (0b01001_0100, 206), (0b01001_1000, 214),
+    (0b01001_1010, 152), (0b01001_1100, 170), (0b01001_1101, -185), (0b01001_1110, 140),
+    (0b01001_1111, 219), (0b10000_0000, -36), (0b10000_0100, -77), (0b10000_1000, 21),
+    (0b10000_1010, 515), (0b10000_1100, 32), (0b10000_1101, 255), (0b10000_1110, 499),
+    (0b10000_1111, 238), (0b10100_0000, -109), (0b10100_0100, -54), (0b10100_1000, 5),
+    (0b10100_1010, 519), (0b10100_1100, 80), (0b10100_1101, 238), (0b10100_1110, 502),
+    (0b10100_1111, 229), (0b11000_0000, 2), (0b11000_0100, -23), (0b11000_1000, 48),
+    (0b11000_1010, 238), (0b11000_1100, 48), (0b11000_1101, -104), (0b11000_1110, 289),
+    (0b11000_1111, 281), (0b11001_0000, 104), (0b11001_0100, 61), (0b11001_1000, -2),
+    (0b11001_1010, -62), (0b11001_1100, 9), (0b11001_1101, 444), (0b11001_1110, 5),
+    (0b11001_1111, 434), (0b11010_0000, 340), (0b11010_0100, 211), (0b11010_1000, 206),
+    (0b11010_1010, 124), (0b11010_1100, 200), (0b11010_1101, 427), (0b11010_1110, 209),
+    (0b11010_1111, 507), (0b11011_0000, 309), (0b11011_0100, 241), (0b11011_1000, -148),
+    (0b11011_1010, -242), (0b11011_1100, 107), (0b11011_1101, 934), (0b11011_1110, 91),
+    (0b11011_1111, 969), (0b11100_0000, -111), (0b11100_0100, -51), (0b11100_1000, 27),
+    (0b11100_1010, 300), (0b11100_1100, 77), (0b11100_1101, 667), (0b11100_1110, 288),
+    (0b11100_1111, 405), (0b11101_0000, -57), (0b11101_0100, -51), (0b11101_1000, -454),
+    (0b11101_1010, -466), (0b11101_1100, -136), (0b11101_1101, 431), (0b11101_1110, -50),
+    (0b11101_1111, 713), (0b11110_0000, 156), (0b11110_0100, 89), (0b11110_1000, -137),
+    (0b11110_1010, 100), (0b11110_1100, 166), (0b11110_1101, 852), (0b11110_1110, 262),
+    (0b11110_1111, 343), (0b11111_0000, -84), (0b11111_0100, 128), (0b11111_1000, -374),
+    (0b11111_1010, -344), (0b11111_1100, 93), (0b11111_1101, 865), (0b11111_1110, 229),
+    (0b11111_1111, 1090),
+];
+
+/// [`THREAT_ENTRIES`] by [`threat_index`].
+pub const THREAT: [i32; THREAT_MASKS] = {
+    let mut table = [0; THREAT_MASKS];
+    let mut i = 0;
+    while i < THREAT_ENTRIES.len() {
+        let (index, value) = THREAT_ENTRIES[i];
+        table[index as usize] = value;
+        i += 1;
+    }
+    table
+};
+
+/// More than any cell's value: four directions at the largest direction
+/// weight, and every bonus at once.
+const fn cell_value_bound(weights: &[i32; FEATURES]) -> i32 {
+    let (mut dir, mut bonus, mut i) = (0, 0, 0);
+    while i < FEATURES {
+        if i < DIRECTION_FEATURES {
+            if weights[i] > dir {
+                dir = weights[i];
+            }
+        } else {
+            bonus += weights[i];
+        }
+        i += 1;
+    }
+    4 * dir + bonus
+}
+const _: () = assert!(
+    484 * cell_value_bound(&MOVER_WEIGHTS) as i64 <= i32::MAX as i64
+        && 484 * cell_value_bound(&OPPONENT_WEIGHTS) as i64 <= i32::MAX as i64,
+    "value sums overflow their lane"
+);
 
 /// A cell's evaluation features for one side, from its four direction codes:
 /// how many directions hold each code from [`ONE`] to [`F44`], then one each
@@ -400,8 +471,7 @@ pub fn weighted<F: Copy + Into<i64>>(features: &[F; FEATURES], weights: &[i32; F
         .sum()
 }
 
-/// A cell's info for one side, its values weighed by that side's `weights`.
-pub fn cell_info(codes: [u8; 4], weights: &Weights) -> CellInfo {
+pub fn cell_info(codes: [u8; 4]) -> CellInfo {
     let features = cell_features(codes);
     let five = features[FIVE_FEATURE] > 0;
     let count = |code: u8| features[(code - ONE) as usize];
@@ -431,8 +501,8 @@ pub fn cell_info(codes: [u8; 4], weights: &Weights) -> CellInfo {
     let value = |weights| weighted(&features, weights).max(0) as u32 as u128;
     let lane = |lane: Lane, on: bool| if on { lane.one() } else { 0 };
     CellInfo(
-        value(&weights.mover)
-            | value(&weights.opponent) << 32
+        value(&MOVER_WEIGHTS)
+            | value(&OPPONENT_WEIGHTS) << 32
             | lane(Lane::Five, five)
             | lane(Lane::Open4, open4)
             | lane(Lane::FourThree, features[FOUR_THREE_FEATURE] > 0)
@@ -467,19 +537,17 @@ fn build() -> Tables {
     });
     let base3_11: Vec<u16> = (0..2048u32).map(|m| base3[compress(m) as usize]).collect();
     let base3 = base3_11.into_boxed_slice().try_into().expect("table size");
-    let cell = [&weights::FREE, &weights::RENJU_BLACK, &weights::RENJU_WHITE].map(|w| {
-        let table: Vec<CellInfo> = (0..65536u32)
-            .map(|key| {
-                let codes = [0, 1, 2, 3].map(|d| (key >> (4 * d) & 0xF) as u8);
-                if codes.iter().any(|&c| c > OVER) {
-                    CellInfo::default()
-                } else {
-                    cell_info(codes, w)
-                }
-            })
-            .collect();
-        table.into_boxed_slice().try_into().expect("table size")
-    });
+    let cell: Vec<CellInfo> = (0..65536u32)
+        .map(|key| {
+            let codes = [0, 1, 2, 3].map(|d| (key >> (4 * d) & 0xF) as u8);
+            if codes.iter().any(|&c| c > OVER) {
+                CellInfo::default()
+            } else {
+                cell_info(codes)
+            }
+        })
+        .collect();
+    let cell = cell.into_boxed_slice().try_into().expect("table size");
     Tables { line, base3, cell }
 }
 

@@ -4,25 +4,24 @@
 //!
 //! The search's static evaluation is linear in these features: each side's
 //! value is the sum, over the empty cells, of `weights · features` of a stone
-//! of that side there (its colour's `mover` weights for the side to move, its
-//! `opponent` weights for the other), the evaluation is the difference of the
-//! two values over `VALUE_SCALE`, plus the side to move's `threat` entry of
-//! the threats each side has (`threat_index`). Under renju each colour has its
-//! own weights ([`weights`]).
+//! of that side there (the side to move's weights for the side to move, the
+//! opponent's for the other), the evaluation is the difference of the two
+//! values over `VALUE_SCALE`, plus the `THREAT` entry of the threats each
+//! side has (`threat_index`).
 
 use super::Board;
 use super::patterns::cell_features;
 
 pub use super::patterns::{
-    FEATURE_NAMES, FEATURES, FIVE_FEATURE, THREAT_MASKS, threat_index, weighted,
+    FEATURE_NAMES, FEATURES, FIVE_FEATURE, MOVER_WEIGHTS, OPPONENT_WEIGHTS, THREAT, THREAT_MASKS,
+    VALUE_SCALE, threat_index, weighted,
 };
-pub use super::weights::{VALUE_SCALE, Weights, weights};
 
 /// One side's feature counts, summed over the empty cells.
 pub type SideFeatures = [u32; FEATURES];
 
 /// A quiet position's features: each side's feature sums, and the index of
-/// its entry in the threat table.
+/// its entry in `THREAT`.
 pub struct QuietFeatures {
     /// The side to move's feature sums.
     pub mover: SideFeatures,
@@ -67,26 +66,25 @@ mod tests {
 
     #[test]
     fn features_reproduce_the_boards_value_sums() {
-        for rule in [Rule::Freestyle, Rule::Renju] {
-            for moves in [
-                vec![(7, 7), (8, 8), (7, 8), (9, 9), (7, 9)],
-                vec![(7, 7), (8, 7), (6, 8), (9, 6), (4, 4), (10, 10), (5, 9)],
-                vec![(7, 7), (8, 7), (6, 8), (9, 6), (4, 4), (10, 10)],
-            ] {
-                let b = Board::from_moves(15, rule, &moves).unwrap();
-                let (s, o) = (b.side(), 1 - b.side());
-                let (ws, wo) = (weights(rule, s), weights(rule, o));
-                let f = quiet_features(&b).expect("a quiet position");
-                assert_eq!(weighted(&f.mover, &ws.mover), b.mover_value_sum(s) as i64);
-                assert_eq!(
-                    weighted(&f.opponent, &wo.opponent),
-                    b.opponent_value_sum(o) as i64
-                );
-                assert_eq!(
-                    weighted(&f.mover, &ws.opponent),
-                    b.opponent_value_sum(s) as i64
-                );
-            }
+        for moves in [
+            vec![(7, 7), (8, 8), (7, 8), (9, 9), (7, 9)],
+            vec![(7, 7), (8, 7), (6, 8), (9, 6), (4, 4), (10, 10), (5, 9)],
+        ] {
+            let b = Board::from_moves(15, Rule::Freestyle, &moves).unwrap();
+            let (s, o) = (b.side(), 1 - b.side());
+            let f = quiet_features(&b).expect("a quiet position");
+            assert_eq!(
+                weighted(&f.mover, &MOVER_WEIGHTS),
+                b.mover_value_sum(s) as i64
+            );
+            assert_eq!(
+                weighted(&f.opponent, &OPPONENT_WEIGHTS),
+                b.opponent_value_sum(o) as i64
+            );
+            assert_eq!(
+                weighted(&f.mover, &OPPONENT_WEIGHTS),
+                b.opponent_value_sum(s) as i64
+            );
         }
     }
 

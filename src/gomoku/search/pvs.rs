@@ -2,9 +2,9 @@
 //! reductions, the quiescence VCF at the leaves, killers, history and the PV.
 
 use crate::gomoku::patterns::{
-    FL_DOUBLE, FL_FIVE, FL_FOUR, FL_MAYBE_FORBIDDEN, FL_OPEN4, FL_THREE, threat_index,
+    FL_DOUBLE, FL_FIVE, FL_FOUR, FL_MAYBE_FORBIDDEN, FL_OPEN4, FL_THREE, THREAT, VALUE_SCALE,
+    threat_index,
 };
-use crate::gomoku::weights::{VALUE_SCALE, weights};
 
 use super::table::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, score_from_tt, score_to_tt};
 use super::{
@@ -113,13 +113,13 @@ impl Searcher<'_> {
         })
     }
 
-    /// The static evaluation, from the side to move's view (see `weights`).
+    /// The static evaluation, from the side to move's view (see `patterns::MOVER_WEIGHTS`).
     pub(super) fn evaluate(&self) -> i32 {
         let s = self.b.side();
         let o = 1 - s;
         let values = self.b.mover_value_sum(s) - self.b.opponent_value_sum(o);
         let threats = threat_index(self.b.threats(s), self.b.threats(o));
-        values / VALUE_SCALE + weights(self.b.rule(), s).threat[threats]
+        values / VALUE_SCALE + THREAT[threats]
     }
 
     pub(super) fn pvs(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
