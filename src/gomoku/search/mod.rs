@@ -53,6 +53,9 @@ const LEAF_VCF_NODES: u64 = 24;
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 const ASPIRATION_DELTA: i32 = 40;
 const ASPIRATION_MAX: i32 = 1000;
+/// Internal iterative reduction: from this depth on, a node without a table move
+/// is searched one ply shallower.
+const IIR_MIN_DEPTH: i32 = 4;
 /// Futility margins by depth (evaluation units): how far below alpha a quiet
 /// move is not tried, and how far above beta a quiet node is cut.
 const FUTILITY: [i32; 4] = [0, 60, 150, 300];

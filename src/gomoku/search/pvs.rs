@@ -8,8 +8,8 @@ use crate::gomoku::patterns::{
 
 use super::table::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, score_from_tt, score_to_tt};
 use super::{
-    FUTILITY, INF, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR, MATE_BOUND, MAX_PLY, NO_MOVE, Outcome,
-    Searcher, WIN_SCORE,
+    FUTILITY, IIR_MIN_DEPTH, INF, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR, MATE_BOUND, MAX_PLY,
+    NO_MOVE, Outcome, Searcher, WIN_SCORE,
 };
 
 /// Late-move reduction of the `i`-th move of a node at `depth` (none for the first moves
@@ -122,7 +122,7 @@ impl Searcher<'_> {
         values / VALUE_SCALE + THREAT[threats]
     }
 
-    pub(super) fn pvs(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    pub(super) fn pvs(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         if self.tick() {
             return 0;
@@ -179,6 +179,12 @@ impl Searcher<'_> {
                     return sc;
                 }
             }
+        }
+        // internal iterative reduction: a node the table has no move for is searched
+        // a ply shallower (it is seldom on the line that matters, and without a first
+        // move to try its full-depth search is the most expensive)
+        if depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE && ply > 0 {
+            depth -= 1;
         }
         // reverse futility: near the leaves, with no threat to answer, a position far
         // above beta is left at its static value
