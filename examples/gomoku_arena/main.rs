@@ -9,6 +9,7 @@
 //!     [--opponent-brain PATH [--opponent-arg ARG]... [--opponent-dir DIR]]
 //!     [--engine-brain PATH [--engine-arg ARG]... [--engine-dir DIR]]
 //!     [--openings random|balanced] [--balance-nodes N] [--balance-eval E]
+//!     [--book FILE] [--write-book FILE]
 //!     [--sprt ELO0,ELO1 [--alpha 0.05] [--beta 0.05]]
 //! cargo run --release --example gomoku_arena -- --pairs 100 --ms 300 \
 //!     --opponent-brain /path/to/pbrain-other --opponent-dir /path/to --sprt -50,0
@@ -25,6 +26,11 @@
 //! white (a game pair). Openings are random (a few stones near the centre,
 //! see `openings.rs`), or, by default against a brain, balanced: random ones
 //! kept only when the engine's node-capped search finds them close to even.
+//! Balanced openings depend on the arena's build; to compare two builds
+//! against the same opponent from the same openings, play a book
+//! (`--book FILE`): `examples/gomoku_arena/books/` holds balanced ones for
+//! 15×15 freestyle and renju, and `--write-book FILE` writes the openings a
+//! run would play as one (and plays no games).
 //!
 //! Our side is the engine in this process, thinking `--ms` per move
 //! (`Stop::after`), or `--max-nodes` nodes per move for fully reproducible
@@ -556,6 +562,15 @@ struct Args {
     /// How openings are chosen [default: balanced against a brain, else random].
     #[arg(long, value_enum, value_name = "MODE")]
     openings: Option<OpeningMode>,
+    /// Play the openings of this book (one a line, `x,y` points, black
+    /// first), pair by pair, instead of drawing them: the same openings
+    /// whatever the builds.
+    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
+    book: Option<String>,
+    /// Write the openings of `--pairs` pairs (as `--openings` and `--seed`
+    /// choose them) to this file, as a book, and play no games.
+    #[arg(long, value_name = "FILE")]
+    write_book: Option<String>,
     /// Balanced openings: the engine's node budget for judging one.
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     balance_nodes: u64,
@@ -711,13 +726,26 @@ fn run(args: &Args) -> Result<(), String> {
     } else {
         OpeningMode::Random
     });
-    let openings = match mode {
-        OpeningMode::Random => Openings::Random,
-        OpeningMode::Balanced => Openings::Balanced {
+    let openings = match (&args.book, mode) {
+        (Some(path), _) => Openings::Book(openings::read_book(path, args.size, args.rule)?),
+        (None, OpeningMode::Random) => Openings::Random,
+        (None, OpeningMode::Balanced) => Openings::Balanced {
             nodes: args.balance_nodes,
             max_eval: args.balance_eval,
         },
     };
+    if let Some(path) = &args.write_book {
+        return write_book(path, &openings, args);
+    }
+    if let Openings::Book(book) = &openings
+        && book.len() < args.pairs
+    {
+        return Err(format!(
+            "the book has {} openings, fewer than --pairs {}",
+            book.len(),
+            args.pairs
+        ));
+    }
     let sprt = args.sprt.map(|(elo0, elo1)| Sprt {
         elo0,
         elo1,
@@ -738,8 +766,9 @@ fn run(args: &Args) -> Result<(), String> {
     let mut pairs_played = 0usize;
     let started = Instant::now();
     for pair in 0..args.pairs {
-        let open = openings.next(&mut rng, args.size, args.opening_stones, args.rule)?;
+        let open = openings.next(pair, &mut rng, args.size, args.opening_stones, args.rule)?;
         rejected_openings += open.rejected;
+
         if args.verbose
             && let Some(eval) = open.eval
         {
@@ -811,11 +840,17 @@ fn run(args: &Args) -> Result<(), String> {
     if against_brain || args.engine_brain.is_some() {
         println!("opponent: {}", opponent.describe(args.ms));
     }
-    if let Openings::Balanced { nodes, max_eval } = openings {
-        println!(
+    match &openings {
+        Openings::Balanced { nodes, max_eval } => println!(
             "openings: balanced, |eval| <= {max_eval} and no proven win at {nodes} nodes \
              ({rejected_openings} random openings rejected)"
-        );
+        ),
+        Openings::Book(book) => println!(
+            "openings: the book {} ({} openings)",
+            args.book.as_deref().unwrap_or_default(),
+            book.len()
+        ),
+        Openings::Random => {}
     }
     println!("| engine as | games | won | drawn | lost | disputed | score [95% CI] |");
     println!("|---|---|---|---|---|---|---|");
@@ -889,6 +924,27 @@ fn run(args: &Args) -> Result<(), String> {
         game_moves as f64 / (2 * pairs_played).max(1) as f64,
         wall.as_secs_f64()
     );
+    Ok(())
+}
+
+/// Writes the openings of `args.pairs` pairs to `path`, one a line, with the
+/// engine's eval of each as a comment (balanced openings).
+fn write_book(path: &str, openings: &Openings, args: &Args) -> Result<(), String> {
+    let mut rng = SplitMix64::new(args.seed);
+    let mut text = format!(
+        "# {} openings, {}x{} {:?}, {} stones, seed {}\n",
+        args.pairs, args.size, args.size, args.rule, args.opening_stones, args.seed
+    );
+    for pair in 0..args.pairs {
+        let open = openings.next(pair, &mut rng, args.size, args.opening_stones, args.rule)?;
+        text.push_str(&moves_line(&open.moves));
+        if let Some(eval) = open.eval {
+            text.push_str(&format!("  # eval {eval:+}"));
+        }
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
+    println!("{} openings written to {path}", args.pairs);
     Ok(())
 }
 

@@ -4,7 +4,10 @@
 //! decided. A balanced opening is a random one that our engine, searching it
 //! to a fixed node budget, finds close to even: |eval| within a bound and no
 //! proven win. Both depend only on the seed (a node-capped search of a fresh
-//! engine is deterministic).
+//! engine is deterministic), but balanced ones also on the engine's build. A
+//! book (a file of openings, one a line, as `--write-book` saves them) fixes
+//! the openings across builds, so that two builds' matches against the same
+//! opponent are played from the same positions.
 
 use gamebot::gomoku::{self, Board, Limits, Point, Rule};
 use gamebot::rng::SplitMix64;
@@ -18,7 +21,7 @@ use crate::referee::{Colour, Grid, Verdict};
 const MAX_DRAWS: usize = 1_000;
 
 /// How openings are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Openings {
     Random,
     /// Random, kept when a search of `nodes` nodes finds |eval| ≤ `max_eval`
@@ -27,6 +30,8 @@ pub enum Openings {
         nodes: u64,
         max_eval: i32,
     },
+    /// A book's openings, in order.
+    Book(Vec<Vec<Point>>),
 }
 
 /// One chosen opening.
@@ -40,14 +45,16 @@ pub struct Opening {
 }
 
 impl Openings {
+    /// The opening of pair `pair`.
     pub fn next(
         &self,
+        pair: usize,
         rng: &mut SplitMix64,
         n: usize,
         stones: usize,
         rule: Rule,
     ) -> Result<Opening, String> {
-        let (nodes, max_eval) = match *self {
+        let (nodes, max_eval) = match self {
             Openings::Random => {
                 return Ok(Opening {
                     moves: random_opening(rng, n, stones, rule),
@@ -55,7 +62,17 @@ impl Openings {
                     rejected: 0,
                 });
             }
-            Openings::Balanced { nodes, max_eval } => (nodes, max_eval),
+            Openings::Book(book) => {
+                let moves = book.get(pair).cloned().ok_or_else(|| {
+                    format!("the book has {} openings: no more pairs", book.len())
+                })?;
+                return Ok(Opening {
+                    moves,
+                    eval: None,
+                    rejected: 0,
+                });
+            }
+            Openings::Balanced { nodes, max_eval } => (*nodes, *max_eval),
         };
         let limits = Limits {
             max_nodes: Some(nodes),
@@ -78,6 +95,47 @@ impl Openings {
              nodes): raise --balance-eval or use --openings random"
         ))
     }
+}
+
+/// Reads a book: one opening a line, `x,y` points separated by spaces (black
+/// first); `#` starts a comment. Each must be legal on an `n`×`n` board under
+/// `rule` and leave the game undecided.
+pub fn read_book(path: &str, n: usize, rule: Rule) -> Result<Vec<Vec<Point>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut book = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |what: &str| format!("{path}:{}: {what}", i + 1);
+        let mut moves = Vec::new();
+        for point in line.split_whitespace() {
+            let (x, y) = point
+                .split_once(',')
+                .and_then(|(x, y)| Some((x.parse::<usize>().ok()?, y.parse::<usize>().ok()?)))
+                .ok_or_else(|| bad(&format!("`{point}` is not a point `x,y`")))?;
+            moves.push((x, y));
+        }
+        let mut grid = Grid::new(n);
+        let mut colour = Colour::Black;
+        for &(x, y) in &moves {
+            let (x, y) = (x as isize, y as isize);
+            if !grid.is_empty(x, y) {
+                return Err(bad(&format!("({x}, {y}) is off the board or taken")));
+            }
+            if grid.try_move(x, y, colour, rule) != Verdict::Continue {
+                return Err(bad(&format!("({x}, {y}) decides the game or is forbidden")));
+            }
+            grid.set(x, y, colour as u8);
+            colour = colour.other();
+        }
+        book.push(moves);
+    }
+    if book.is_empty() {
+        return Err(format!("{path}: no openings"));
+    }
+    Ok(book)
 }
 
 /// A random opening of `stones` stones within the central 7×7 (black first,

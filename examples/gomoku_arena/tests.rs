@@ -432,3 +432,46 @@ fn brain_playing_an_occupied_point_forfeits_the_game() {
         assert_eq!(r.moves.len(), if colour == Colour::White { 4 } else { 3 });
     }
 }
+
+#[test]
+fn the_books_hold_distinct_legal_undecided_openings() {
+    for (file, rule) in [
+        ("freestyle-15.txt", Rule::Freestyle),
+        ("renju-15.txt", Rule::Renju),
+    ] {
+        let path = format!(
+            "{}/examples/gomoku_arena/books/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let book = openings::read_book(&path, 15, rule).expect("a valid book");
+        assert!(book.len() >= 100, "{file}: {} openings", book.len());
+        let distinct: std::collections::HashSet<_> = book.iter().collect();
+        assert_eq!(distinct.len(), book.len(), "{file} repeats an opening");
+    }
+}
+
+#[test]
+fn a_bad_book_line_is_named() {
+    let dir = std::env::temp_dir().join(format!("arena-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("book.txt");
+    let path = path.to_str().unwrap();
+    let cases = [
+        ("7,7 8,8 7,7\n", "is off the board or taken"),
+        (
+            "# comment\n7,7 8,8\n7,7 x\n",
+            "book.txt:3: `x` is not a point",
+        ),
+        ("7,7 8,8 15,3\n", "off the board"),
+        ("\n# nothing\n", "no openings"),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(path, text).unwrap();
+        let err = openings::read_book(path, 15, Rule::Freestyle).expect_err(text);
+        assert!(err.contains(expected), "{text:?}: {err}");
+    }
+    std::fs::write(path, "7,7 8,8 6,6  # eval +3\n").unwrap();
+    let book = openings::read_book(path, 15, Rule::Freestyle).unwrap();
+    assert_eq!(book, vec![vec![(7, 7), (8, 8), (6, 6)]]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
