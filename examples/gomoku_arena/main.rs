@@ -768,7 +768,6 @@ fn run(args: &Args) -> Result<(), String> {
     for pair in 0..args.pairs {
         let open = openings.next(pair, &mut rng, args.size, args.opening_stones, args.rule)?;
         rejected_openings += open.rejected;
-
         if args.verbose
             && let Some(eval) = open.eval
         {

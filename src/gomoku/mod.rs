@@ -23,7 +23,9 @@
 //!   transposition table and aspiration windows at the root, killer and history ordering,
 //!   threat-restricted move lists, late-move reductions and pruning, futility pruning
 //!   both ways (a quiet move that cannot lift a position far below alpha is skipped; a
-//!   node with no threat to answer whose static value stands far above beta is cut).
+//!   node with no threat to answer whose static value stands far above beta is cut),
+//!   internal iterative reduction (a deep node the table has no move for is searched a
+//!   ply shallower).
 //!   Each search change is accepted only by an SPRT against the build before it (the
 //!   results, kept and rejected, are in `docs/benchmarks.md`).
 //! * Ranked candidates ([`Limits::candidates`] > 1): after the same root work, the
