@@ -17,7 +17,10 @@ use axum::http::{Request, StatusCode, header};
 use gamebot::config::Config;
 use gamebot::gomoku;
 use gamebot::doudizhu::{ComboType, Hand, Rules, beats, classify, classify_all};
-use gamebot::http::doudizhu::{BidRequest, MovesRequest, PlayRequest, SplitRequest};
+use gamebot::http::doudizhu::bid::BidRequest;
+use gamebot::http::doudizhu::moves::MovesRequest;
+use gamebot::http::doudizhu::play::PlayRequest;
+use gamebot::http::doudizhu::split::SplitRequest;
 use gamebot::http::{AppState, app};
 use gamebot::mahjong::tiles::{Tile, parse_mjai, parse_tile, parse_tiles};
 use http_body_util::BodyExt;
@@ -26,7 +29,7 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 /// Every POST route.
-const ROUTES: [&str; 8] = [
+const ROUTES: [&str; 12] = [
     "/doudizhu/moves",
     "/doudizhu/split",
     "/doudizhu/endgame",
@@ -35,6 +38,11 @@ const ROUTES: [&str; 8] = [
     "/mahjong/discard",
     "/mahjong/claim",
     "/gomoku/move",
+    // Appended, so that the committed seeds keep their routes.
+    "/doudizhu/double",
+    "/mahjong/mjai",
+    "/mahjong/table",
+    "/gomoku/position",
 ];
 
 const STACK_BYTES: usize = 256 * 1024;

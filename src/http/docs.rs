@@ -24,7 +24,7 @@ use super::{doudizhu, error, gomoku, health, mahjong, mahjong_table, metrics, mj
     ),
     paths(
         health::healthz, health::readyz, metrics::metrics, openapi_yaml, playground::page,
-        doudizhu::moves, doudizhu::split, doudizhu::endgame, doudizhu::play::play, doudizhu::bid,
+        doudizhu::moves::moves, doudizhu::split::split, doudizhu::endgame::endgame, doudizhu::play::play, doudizhu::bid::bid,
         doudizhu::double::double,
         mahjong::discard, mahjong::claim, mjai::mjai, mahjong_table::table,
         gomoku::best_move, gomoku::position,

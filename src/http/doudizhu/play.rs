@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{CardsInput, ComboTypeName, MAX_HAND, RulesInput, SeatName};
-use crate::doudizhu::bot::{self, Candidate, GameState, Objective, PlayOptions};
+use crate::doudizhu::bot::{self, Candidate, GameState, HistoryError, Objective, PlayOptions};
 use crate::doudizhu::score::Payout;
 use crate::doudizhu::{Hand, Rules};
 use crate::http::AppState;
-use crate::http::error::{ApiError, Problem};
+use crate::http::error::{ApiError, FieldFault, Problem};
 use crate::http::extract::ApiJson;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -237,4 +237,28 @@ pub async fn play(
         elapsed_ms: decision.elapsed.as_secs_f64() * 1000.0,
         candidates: candidates.map(|_| decision.candidates.iter().map(Into::into).collect()),
     }))
+}
+
+/// Where a fault in a game's history lies in a play request (the double
+/// request shares these field names).
+impl FieldFault for HistoryError {
+    fn pointer(&self) -> String {
+        match self {
+            HistoryError::NotYourTurn { .. } => "/seat".into(),
+            HistoryError::HandSize { .. } => "/hand".into(),
+            HistoryError::LandlordCardsSize(_) | HistoryError::LandlordCardsNotInHand => {
+                "/landlord_cards".into()
+            }
+            HistoryError::NotACombo { index, .. }
+            | HistoryError::PassOnLead { index, .. }
+            | HistoryError::DoesNotBeat { index, .. }
+            | HistoryError::Overdrawn { index, .. }
+            | HistoryError::GameOver { index, .. } => format!("/history/{index}"),
+            HistoryError::TooManyCopies { index, in_hand, .. } => match index {
+                Some(i) => format!("/history/{i}"),
+                None if *in_hand => "/hand".into(),
+                None => "/landlord_cards".into(),
+            },
+        }
+    }
 }
