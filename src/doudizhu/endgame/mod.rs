@@ -209,7 +209,7 @@ fn solve_on(
     threads: usize,
 ) -> Solution {
     let table = (threads > 1).then(|| SharedTable::new(stop));
-    let mut s = Solver::new(pos, stop, cache).sharing(table.as_ref());
+    let mut s = Solver::new(pos, stop, cache, table.as_ref());
     let root = Node {
         hands: pos.hands,
         code: s.code_of(&pos.hands),

@@ -248,7 +248,7 @@ impl<'a> Solver<'a> {
                         std::thread::Builder::new()
                             .name("endgame-helper".into())
                             .spawn_scoped(scope, move || {
-                                let mut helper = Solver::new(pos, stop, shared).sharing(table);
+                                let mut helper = Solver::new(pos, stop, shared, table);
                                 helper.work_root_queue(root, moves, queue, t);
                                 helper
                             })

@@ -54,6 +54,8 @@ const BUSY_PLY: usize = 10;
 const UNBEATEN_PLAYS: usize = 2;
 /// Nodes between polls of the stop.
 const POLL_MASK: u64 = 1023;
+/// Slots of a solver's own table at the start (it doubles as it fills).
+const OWN_TABLE_SLOTS: usize = 1 << 14;
 
 pub(super) struct Solver<'a> {
     pub(super) rules: Rules,
@@ -92,10 +94,13 @@ pub(super) struct Solver<'a> {
 }
 
 impl<'a> Solver<'a> {
+    /// A solver of `pos` with its own table, or with the threads' shared table
+    /// (`shared_table`) in its place.
     pub(super) fn new(
         pos: &Position,
         stop: &'a Stop,
         shared: Option<&'a TranspositionCache>,
+        shared_table: Option<&'a SharedTable>,
     ) -> Solver<'a> {
         let mut next = [0; 3];
         for s in Seat::ALL {
@@ -128,8 +133,16 @@ impl<'a> Solver<'a> {
             next,
             stop,
             shared,
-            table: Table::new(1 << 14, stop),
-            shared_table: None,
+            // a solver on the shared table never touches its own: keep it one bucket
+            table: Table::new(
+                if shared_table.is_some() {
+                    BUCKET
+                } else {
+                    OWN_TABLE_SLOTS
+                },
+                stop,
+            ),
+            shared_table,
             weights,
             field,
             plays,
@@ -143,12 +156,6 @@ impl<'a> Solver<'a> {
             given_up: None,
             limit: u64::MAX,
         }
-    }
-
-    /// This solver with the threads' shared table in place of its own.
-    pub(super) fn sharing(mut self, table: Option<&'a SharedTable>) -> Solver<'a> {
-        self.shared_table = table;
-        self
     }
 
     #[inline]

@@ -641,7 +641,7 @@ fn packed_code_is_exact() {
         let seats = 2 + round % 2;
         let p = random_position(&mut rng, seats, 15);
         let stop = Stop::never();
-        let s = Solver::new(&p, &stop, None);
+        let s = Solver::new(&p, &stop, None, None);
         let (start, bits) = s.field[2];
         assert!(start + bits <= 64, "{p:?}");
         // Subsets of the mover's root hand get distinct codes.
