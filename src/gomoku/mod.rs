@@ -25,7 +25,9 @@
 //!   both ways (a quiet move that cannot lift a position far below alpha is skipped; a
 //!   node with no threat to answer whose static value stands far above beta is cut),
 //!   internal iterative reduction (a deep node the table has no move for is searched a
-//!   ply shallower).
+//!   ply shallower) and singular extensions (a table move that no other move comes near,
+//!   in a shallower search without it, is searched a ply deeper; if another move
+//!   holds above beta even so, the node is cut).
 //!   Each search change is accepted only by an SPRT against the build before it (the
 //!   results, kept and rejected, are in `docs/benchmarks.md`).
 //! * Ranked candidates ([`Limits::candidates`] > 1): after the same root work, the

@@ -59,6 +59,15 @@ const IIR_MIN_DEPTH: i32 = 4;
 /// Futility margins by depth (evaluation units): how far below alpha a quiet
 /// move is not tried, and how far above beta a quiet node is cut.
 const FUTILITY: [i32; 4] = [0, 60, 150, 300];
+/// Singular extension: from this depth on, a table move whose lower bound was
+/// searched at most `SINGULAR_TT_SLACK` plies shallower than the node is tested
+/// by a search of the other moves, half as deep, against its value less
+/// `SINGULAR_MARGIN` evaluation units a ply of depth; when none reaches that,
+/// the table move is the only good one and is searched a ply deeper. (A margin
+/// of 1 a ply, which extends far more often, gained nothing in self-play.)
+const SINGULAR_MIN_DEPTH: i32 = 5;
+const SINGULAR_TT_SLACK: i32 = 3;
+const SINGULAR_MARGIN: i32 = 4;
 
 /// Late-move reductions by (depth, move number).
 static LMR: std::sync::LazyLock<[[i32; 64]; 32]> = std::sync::LazyLock::new(|| {
@@ -220,6 +229,11 @@ struct Searcher<'a> {
     /// Root moves left out of the search: the lines a multi-PV iteration has
     /// already ranked.
     root_excluded: Vec<u16>,
+    /// Per ply, the move a singular-extension test leaves out (`NO_MOVE` when
+    /// the node is searched in full).
+    excluded: [u16; MAX_PLY],
+    /// The running iteration's depth: extensions stop at twice it in plies.
+    root_depth: i32,
 }
 
 impl<'a> Searcher<'a> {
@@ -240,6 +254,8 @@ impl<'a> Searcher<'a> {
             vcf_tail: 0,
             root_moves: Vec::new(),
             root_excluded: Vec::new(),
+            excluded: [NO_MOVE; MAX_PLY],
+            root_depth: 0,
         }
     }
 

@@ -6,10 +6,10 @@ use crate::gomoku::patterns::{
     threat_index,
 };
 
-use super::table::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, score_from_tt, score_to_tt};
+use super::table::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Entry, score_from_tt, score_to_tt};
 use super::{
     FUTILITY, IIR_MIN_DEPTH, INF, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR, MATE_BOUND, MAX_PLY,
-    NO_MOVE, Outcome, Searcher, WIN_SCORE,
+    NO_MOVE, Outcome, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_SLACK, Searcher, WIN_SCORE,
 };
 
 /// Late-move reduction of the `i`-th move of a node at `depth` (none for the first moves
@@ -29,6 +29,16 @@ pub(super) fn reduction(
     } else {
         0
     }
+}
+
+/// What the singular-extension test says of a table move.
+enum Singular {
+    /// The only good move: search it a ply deeper.
+    Extend,
+    /// Other moves hold too, above beta: the node fails high with this value.
+    Cut(i32),
+    /// Neither (or not tested).
+    No,
 }
 
 impl Searcher<'_> {
@@ -127,6 +137,11 @@ impl Searcher<'_> {
         if self.tick() {
             return 0;
         }
+        if ply == 0 {
+            self.root_depth = depth;
+        }
+        // a singular-extension test of this node: everything but this move
+        let excluded = self.excluded[ply];
         let pv_node = beta - alpha > 1;
         let s = self.b.side();
         if self.b.five_count(s) > 0 {
@@ -166,7 +181,13 @@ impl Searcher<'_> {
         }
         let key = self.b.hash();
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
+        // (the table's entry is the whole node's, so a test without its move ignores it)
+        let tt_entry = if excluded == NO_MOVE {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = tt_entry {
             tt_move = e.mv;
             if !pv_node && e.depth as i32 >= depth {
                 let sc = score_from_tt(e.score as i32, ply);
@@ -183,13 +204,14 @@ impl Searcher<'_> {
         // internal iterative reduction: a node the table has no move for is searched
         // a ply shallower (it is seldom on the line that matters, and without a first
         // move to try its full-depth search is the most expensive)
-        if depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE && ply > 0 {
+        if depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE && ply > 0 && excluded == NO_MOVE {
             depth -= 1;
         }
         // reverse futility: near the leaves, with no threat to answer, a position far
         // above beta is left at its static value
         if !pv_node
             && ply > 0
+            && excluded == NO_MOVE
             && depth < FUTILITY.len() as i32
             && beta.abs() < MATE_BOUND
             && self.plain_node(s)
@@ -208,16 +230,31 @@ impl Searcher<'_> {
             let (mut best, mut alpha) = (-INF, alpha);
             for c in [tt_move, k[0], k[1]] {
                 if c == NO_MOVE
+                    || c == excluded
                     || pre[..n_pre].iter().any(|m| m.0 == c)
                     || !self.b.is_candidate(c)
                     || self.b.renju_black(s) && self.b.forbidden_black(c as usize)
                 {
                     continue;
                 }
+                let mut new_depth = depth - 1;
+                if c == tt_move
+                    && let Some(e) = tt_entry
+                {
+                    let verdict = self.singular(e, depth, beta, ply);
+                    if self.aborted {
+                        return 0;
+                    }
+                    match verdict {
+                        Singular::Extend => new_depth += 1,
+                        Singular::Cut(score) => return score,
+                        Singular::No => {}
+                    }
+                }
                 let reducible = !self.is_sharp(c, s);
                 let quiet = reducible && self.is_plain(c, s, k);
-                let r = reduction(depth, depth - 1, n_pre, pv_node, reducible, quiet);
-                let score = self.search_move(c, n_pre, depth - 1, r, alpha, beta, ply);
+                let r = reduction(depth, new_depth, n_pre, pv_node, reducible, quiet);
+                let score = self.search_move(c, n_pre, new_depth, r, alpha, beta, ply);
                 if self.aborted {
                     return 0;
                 }
@@ -230,8 +267,10 @@ impl Searcher<'_> {
                         self.update_pv(ply, c);
                         if score >= beta {
                             self.record_cut(ply, s, c as usize, depth);
-                            self.tt
-                                .store(key, c, score_to_tt(score, ply), depth, BOUND_LOWER);
+                            if excluded == NO_MOVE {
+                                self.tt
+                                    .store(key, c, score_to_tt(score, ply), depth, BOUND_LOWER);
+                            }
                             return score;
                         }
                     }
@@ -242,6 +281,14 @@ impl Searcher<'_> {
         let outcome = self.generate(&mut list);
         if ply == 0 && matches!(outcome, Outcome::Moves(_)) {
             self.restrict_root(&mut list);
+        }
+        if excluded != NO_MOVE {
+            list.retain(|m| m.0 != excluded);
+            if list.is_empty() && n_pre == 0 {
+                // no other move: the left-out one is singular
+                self.bufs[ply] = list;
+                return alpha;
+            }
         }
         let result = self.pvs_moves(
             depth,
@@ -428,6 +475,9 @@ impl Searcher<'_> {
             // table's root move for the next iteration's first line
             return best;
         }
+        if self.excluded[ply] != NO_MOVE {
+            return best;
+        }
         let bound = if best >= beta {
             BOUND_LOWER
         } else if best > alpha0 {
@@ -438,6 +488,35 @@ impl Searcher<'_> {
         self.tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// The singular-extension test of the table move `e.mv` at a node of `depth`:
+    /// the node searched without it, half as deep, against a bound a margin
+    /// below the table's value.
+    fn singular(&mut self, e: Entry, depth: i32, beta: i32, ply: usize) -> Singular {
+        let value = score_from_tt(e.score as i32, ply);
+        if depth < SINGULAR_MIN_DEPTH
+            || e.bound & BOUND_LOWER == 0
+            || (e.depth as i32) < depth - SINGULAR_TT_SLACK
+            || value.abs() >= MATE_BOUND
+            || ply as i32 >= 2 * self.root_depth
+        {
+            return Singular::No;
+        }
+        let bound = value - SINGULAR_MARGIN * depth;
+        self.excluded[ply] = e.mv;
+        let score = self.pvs(depth / 2, bound - 1, bound, ply);
+        self.excluded[ply] = NO_MOVE;
+        // the test wrote its own line at this ply
+        self.pv_len[ply] = ply;
+        if score < bound {
+            Singular::Extend
+        } else if bound >= beta {
+            // another move also holds above beta, even a margin lower: cut
+            Singular::Cut(bound)
+        } else {
+            Singular::No
+        }
     }
 
     /// Whether nothing forces the reply here: no five to make or stop, no straight four

@@ -35,3 +35,24 @@ fn leaf_vcf_sees_a_four_three_win() {
         .collect();
     assert_eq!(line[..2], [(8, 7), (9, 7)]);
 }
+
+/// A singular-extension test searches the node again without its table move: it
+/// must hand the node back as it found it (no move left out, the board unchanged).
+#[test]
+fn singular_tests_leave_the_searcher_as_they_found_it() {
+    for (rule, moves) in crate::gomoku::midgames::MIDGAMES {
+        let board = Board::from_moves(15, rule, moves).expect("position");
+        let before = board.snapshot();
+        let mut tt = Tt::new(1);
+        let stop = Stop::never();
+        let mut s = Searcher::new(board, &mut tt, &stop, u64::MAX);
+        let limits = Limits {
+            max_depth: Some(8),
+            ..Limits::default()
+        };
+        let result = s.root(&limits);
+        assert!(s.excluded.iter().all(|&m| m == NO_MOVE), "{moves:?}");
+        assert_eq!(s.b.snapshot(), before, "{moves:?}");
+        assert!(s.b.is_legal(result.best), "{moves:?}");
+    }
+}
