@@ -41,7 +41,8 @@ const VCT_WIDTH: usize = 12;
 const ROOT_DEFEND_NODES: u64 = 60_000;
 const ROOT_THREAT_NODES: u64 = 20_000;
 const ROOT_DEFEND_WIDTH: usize = 40;
-/// Late-move pruning: at non-PV nodes of depth d, quiet moves past `LMP[d]` are skipped.
+/// Late-move pruning: at non-PV nodes of depth d, the moves past `LMP[d]` are skipped,
+/// but for double threats of either side and killers.
 const LMP: [usize; 8] = [usize::MAX, 4, 6, 8, 11, 15, 20, 26];
 
 /// Quiescence VCF at the leaves: at most this many fours, within this many nodes.

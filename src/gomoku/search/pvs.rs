@@ -251,8 +251,8 @@ impl Searcher<'_> {
                         Singular::No => {}
                     }
                 }
-                let reducible = !self.is_sharp(c, s);
-                let quiet = reducible && self.is_plain(c, s, k);
+                let reducible = !self.is_double_threat(c, s);
+                let quiet = !self.is_sharp(c, s) && self.is_plain(c, s, k);
                 let r = reduction(depth, new_depth, n_pre, pv_node, reducible, quiet);
                 let score = self.search_move(c, n_pre, new_depth, r, alpha, beta, ply);
                 if self.aborted {
@@ -388,11 +388,14 @@ impl Searcher<'_> {
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let restricted = matches!(outcome, Outcome::Moves(true));
-        // sharp moves (fours, double threats, for either side) are never reduced or
-        // pruned; a plain three is reduced like a quiet move but never pruned
+        // only the mover's double threats are never reduced (a four's forced block
+        // costs no depth, so a four's line is cheap to search even reduced); sharp
+        // moves and the mover's threes are reduced less than quiet moves, and
+        // futility skips only quiet moves
         let sharp = |me: &Self, c: u16| forced || restricted || me.is_sharp(c, side);
         let is_quiet = |me: &Self, c: u16| !sharp(me, c) && me.is_plain(c, side, k);
-        // late quiet moves are skipped near the leaves (late-move pruning)
+        // past a move count, near the leaves, only double threats (either side's)
+        // and killers are searched (late-move pruning)
         let lmp = if !pv_node && depth < LMP.len() as i32 {
             LMP[depth as usize]
         } else {
@@ -405,7 +408,16 @@ impl Searcher<'_> {
             && depth < FUTILITY.len() as i32
             && alpha.abs() < MATE_BOUND
             && self.evaluate() + FUTILITY[depth as usize] <= alpha;
-        let lmp = if futile { lmp.min(1) } else { lmp };
+        let protected = |me: &Self, c: u16| {
+            forced
+                || restricted
+                || c == k[0]
+                || c == k[1]
+                || (me.b.info(c as usize, side).flags() | me.b.info(c as usize, 1 - side).flags())
+                    & FL_DOUBLE
+                    != 0
+        };
+        let futile_from = if futile { 1 } else { usize::MAX };
         let mut len = list.len();
         // the moves searched before generating (none cut) take the first slots
         for (j, &(c, score)) in pre.iter().enumerate() {
@@ -419,14 +431,25 @@ impl Searcher<'_> {
         }
         alpha = alpha.max(best);
         let mut i = pre.len();
-        let mut pruned = false;
+        let mut futility_pruned = false;
+        let mut count_pruned = false;
         while i < len {
-            if !pruned && i >= lmp {
-                pruned = true;
-                // from here on only threats: drop the quiet rest at once
+            let drop_quiet = !futility_pruned && i >= futile_from;
+            let drop_late = !count_pruned && i >= lmp;
+            if drop_quiet || drop_late {
+                futility_pruned |= drop_quiet;
+                count_pruned |= drop_late;
+                // drop the rest at once: the quiet moves (futility), or all but
+                // the protected ones (move count)
                 let mut j = i;
                 while j < len {
-                    if is_quiet(self, list[j].0) {
+                    let c = list[j].0;
+                    let gone = if drop_late {
+                        !protected(self, c)
+                    } else {
+                        is_quiet(self, c)
+                    };
+                    if gone {
                         len -= 1;
                         list.swap(j, len);
                     } else {
@@ -447,8 +470,8 @@ impl Searcher<'_> {
             list.swap(i, top);
             let c = list[i].0;
             let ci = c as usize;
-            let reducible = !sharp(self, c);
-            let quiet = reducible && is_quiet(self, c);
+            let reducible = !forced && !self.is_double_threat(c, side);
+            let quiet = is_quiet(self, c);
             let r = reduction(depth, new_depth, i, pv_node, reducible, quiet);
             let score = self.search_move(c, i, new_depth, r, alpha, beta, ply);
             if self.aborted {
@@ -531,7 +554,7 @@ impl Searcher<'_> {
     }
 
     /// Whether `c` makes a four or a double threat for either side (such moves are
-    /// never reduced or pruned).
+    /// never quiet: reduced less, and not skipped by futility).
     #[inline]
     fn is_sharp(&self, c: u16, side: usize) -> bool {
         let c = c as usize;
@@ -539,8 +562,15 @@ impl Searcher<'_> {
             != 0
     }
 
+    /// Whether `c` makes a four-three or a three-three for the mover (a win threat
+    /// that only fours can delay): such moves are never reduced.
+    #[inline]
+    fn is_double_threat(&self, c: u16, side: usize) -> bool {
+        self.b.info(c as usize, side).flags() & FL_DOUBLE != 0
+    }
+
     /// Whether `c`, not sharp, is also no three of the mover's and no killer `k`: a
-    /// quiet move, which late-move pruning may skip.
+    /// quiet move, which futility may skip.
     #[inline]
     fn is_plain(&self, c: u16, side: usize, k: [u16; 2]) -> bool {
         self.b.info(c as usize, side).flags() & FL_THREE == 0 && c != k[0] && c != k[1]
