@@ -28,8 +28,10 @@
 //!   ply shallower) and singular extensions (a table move that no other move comes near,
 //!   in a shallower search without it, is searched a ply deeper; if another move
 //!   holds above beta even so, the node is cut).
-//!   Each search change is accepted only by an SPRT against the build before it (the
-//!   results, kept and rejected, are in `docs/benchmarks.md`).
+//!   Each search change is accepted by an SPRT against the build before it, or by
+//!   matches against Rapfi beside the build before on the same day (self-play
+//!   gains have not always carried over to Rapfi); the results, kept and rejected,
+//!   are in `docs/benchmarks.md`.
 //! * Ranked candidates ([`Limits::candidates`] > 1): after the same root work, the
 //!   iterative deepening becomes a multi-PV search. Each iteration searches the root with
 //!   a full window, takes the best move as line 1, leaves it out of the root's move list

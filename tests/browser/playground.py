@@ -19,6 +19,7 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -154,6 +155,17 @@ def ddz_state():
     )
 
 
+def click_if_still_there(element_id):
+    """Clicks a button read from the page a moment ago; the page may have moved on
+    since (a bot's bid re-renders the actions), so a vanished button is no error:
+    the loop reads the state again."""
+    try:
+        driver.find_element(By.ID, element_id).click()
+        return True
+    except (NoSuchElementException, StaleElementReferenceException):
+        return False
+
+
 def doudizhu():
     tab("doudizhu")
     driver.find_element(By.ID, "ddz-seed").clear()
@@ -171,10 +183,9 @@ def doudizhu():
         buttons = state["buttons"]
         if "ddz-bid-0" in buttons:
             # Bid as high as allowed on the first chance: the player is then the landlord.
-            driver.find_element(By.ID, buttons[-1]).click()
-            bid_made += 1
+            bid_made += click_if_still_there(buttons[-1])
         elif "ddz-stay" in buttons:
-            driver.find_element(By.ID, "ddz-double").click()
+            click_if_still_there("ddz-double")
         elif "ddz-hint-button" in buttons:
             driver.find_element(By.ID, "ddz-hint-button").click()
             wait_for("a hint", lambda: ddz_state()["hint"].startswith("Hint:"))
