@@ -70,6 +70,10 @@ const SINGULAR_MIN_DEPTH: i32 = 5;
 const SINGULAR_TT_SLACK: i32 = 3;
 const SINGULAR_MARGIN: i32 = 4;
 
+/// History scores (depth² per cut, less depth² per move searched before a cut
+/// move) stay within ±this.
+const HISTORY_MAX: i32 = 1 << 20;
+
 /// Late-move reductions by (depth, move number).
 static LMR: std::sync::LazyLock<[[i32; 64]; 32]> = std::sync::LazyLock::new(|| {
     let mut t = [[0; 64]; 32];

@@ -8,8 +8,9 @@ use crate::gomoku::patterns::{
 
 use super::table::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Entry, score_from_tt, score_to_tt};
 use super::{
-    FUTILITY, IIR_MIN_DEPTH, INF, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR, MATE_BOUND, MAX_PLY,
-    NO_MOVE, Outcome, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_SLACK, Searcher, WIN_SCORE,
+    FUTILITY, HISTORY_MAX, IIR_MIN_DEPTH, INF, LEAF_VCF_DEPTH, LEAF_VCF_NODES, LMP, LMR,
+    MATE_BOUND, MAX_PLY, NO_MOVE, Outcome, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_SLACK,
+    Searcher, WIN_SCORE,
 };
 
 /// Late-move reduction of the `i`-th move of a node at `depth` (none for the first moves
@@ -267,6 +268,9 @@ impl Searcher<'_> {
                         self.update_pv(ply, c);
                         if score >= beta {
                             self.record_cut(ply, s, c as usize, depth);
+                            for &(m, _) in &pre[..n_pre - 1] {
+                                self.lower_history(s, m as usize, depth);
+                            }
                             if excluded == NO_MOVE {
                                 self.tt
                                     .store(key, c, score_to_tt(score, ply), depth, BOUND_LOWER);
@@ -376,7 +380,7 @@ impl Searcher<'_> {
             m.1 = if c == tt_move {
                 i32::MAX
             } else {
-                let mut sc = m.1 * 16 + self.history[side * cells + c as usize].min(1 << 20) / 64;
+                let mut sc = m.1 * 16 + self.history[side * cells + c as usize] / 64;
                 if c == k[0] || c == k[1] {
                     sc += 2000;
                 }
@@ -471,7 +475,9 @@ impl Searcher<'_> {
             let c = list[i].0;
             let ci = c as usize;
             let reducible = !forced && !self.is_double_threat(c, side);
-            let quiet = is_quiet(self, c);
+            // a plain four (either side's) is reduced as much as a quiet move
+            let quiet =
+                is_quiet(self, c) || (!forced && !restricted && self.is_plain_four(c, side, k));
             let r = reduction(depth, new_depth, i, pv_node, reducible, quiet);
             let score = self.search_move(c, i, new_depth, r, alpha, beta, ply);
             if self.aborted {
@@ -486,6 +492,9 @@ impl Searcher<'_> {
                     if alpha >= beta {
                         if !forced {
                             self.record_cut(ply, side, ci, depth);
+                            for &(m, _) in &list[..i] {
+                                self.lower_history(side, m as usize, depth);
+                            }
                         }
                         break;
                     }
@@ -562,6 +571,14 @@ impl Searcher<'_> {
             != 0
     }
 
+    /// Whether `c` makes a four for either side but no double threat, and is no
+    /// three of the mover's and no killer.
+    #[inline]
+    fn is_plain_four(&self, c: u16, side: usize, k: [u16; 2]) -> bool {
+        let f = self.b.info(c as usize, side).flags() | self.b.info(c as usize, 1 - side).flags();
+        f & FL_FOUR != 0 && f & FL_DOUBLE == 0 && self.is_plain(c, side, k)
+    }
+
     /// Whether `c` makes a four-three or a three-three for the mover (a win threat
     /// that only fours can delay): such moves are never reduced.
     #[inline]
@@ -615,7 +632,16 @@ impl Searcher<'_> {
             kk[0] = c as u16;
         }
         let cells = self.b.cells_len();
-        self.history[side * cells + c] += depth * depth;
+        let h = &mut self.history[side * cells + c];
+        *h = (*h + depth * depth).min(HISTORY_MAX);
+    }
+
+    /// A move `c` searched before the one that refuted the node did not: it loses
+    /// what a cut would have given it.
+    fn lower_history(&mut self, side: usize, c: usize, depth: i32) {
+        let cells = self.b.cells_len();
+        let h = &mut self.history[side * cells + c];
+        *h = (*h - depth * depth).max(-HISTORY_MAX);
     }
 
     pub(super) fn set_pv(&mut self, ply: usize, c: u16) {

@@ -56,3 +56,25 @@ fn singular_tests_leave_the_searcher_as_they_found_it() {
         assert!(s.b.is_legal(result.best), "{moves:?}");
     }
 }
+
+/// History rises for the moves that refute a node and falls for the ones searched
+/// before them there, and stays within its bound either way.
+#[test]
+fn history_gains_and_loses_within_its_bound() {
+    let (rule, moves) = crate::gomoku::midgames::MIDGAMES[0];
+    let board = Board::from_moves(15, rule, moves).expect("position");
+    let mut tt = Tt::new(1);
+    let stop = Stop::never();
+    let mut s = Searcher::new(board, &mut tt, &stop, u64::MAX);
+    let limits = Limits {
+        max_depth: Some(8),
+        ..Limits::default()
+    };
+    s.root(&limits);
+    assert!(s.history.iter().any(|&h| h > 0), "no cut move gained");
+    assert!(
+        s.history.iter().any(|&h| h < 0),
+        "no move searched before a cut lost"
+    );
+    assert!(s.history.iter().all(|&h| h.abs() <= HISTORY_MAX));
+}
