@@ -22,8 +22,8 @@
 //!   moves that stop his VCF), a bounded VCT solver and iterative-deepening PVS with a
 //!   transposition table and aspiration windows at the root, killer and history ordering
 //!   (a move that refutes a node gains history, the moves searched before it there
-//!   lose as much), threat-restricted move lists, late-move reductions and pruning, futility pruning
-//!   both ways (a quiet move that cannot lift a position far below alpha is skipped; a
+//!   lose as much), threat-restricted move lists, late-move reductions and pruning,
+//!   futility pruning both ways (a quiet move that cannot lift a position far below alpha is skipped; a
 //!   node with no threat to answer whose static value stands far above beta is cut),
 //!   internal iterative reduction (a deep node the table has no move for is searched a
 //!   ply shallower) and singular extensions (a table move that no other move comes near,

@@ -631,17 +631,19 @@ impl Searcher<'_> {
             kk[1] = kk[0];
             kk[0] = c as u16;
         }
-        let cells = self.b.cells_len();
-        let h = &mut self.history[side * cells + c];
-        *h = (*h + depth * depth).min(HISTORY_MAX);
+        self.add_history(side, c, depth * depth);
     }
 
     /// A move `c` searched before the one that refuted the node did not: it loses
     /// what a cut would have given it.
     fn lower_history(&mut self, side: usize, c: usize, depth: i32) {
+        self.add_history(side, c, -depth * depth);
+    }
+
+    fn add_history(&mut self, side: usize, c: usize, delta: i32) {
         let cells = self.b.cells_len();
         let h = &mut self.history[side * cells + c];
-        *h = (*h - depth * depth).max(-HISTORY_MAX);
+        *h = (*h + delta).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 
     pub(super) fn set_pv(&mut self, ply: usize, c: u16) {

@@ -41,19 +41,14 @@ fn leaf_vcf_sees_a_four_three_win() {
 #[test]
 fn singular_tests_leave_the_searcher_as_they_found_it() {
     for (rule, moves) in crate::gomoku::midgames::MIDGAMES {
-        let board = Board::from_moves(15, rule, moves).expect("position");
-        let before = board.snapshot();
-        let mut tt = Tt::new(1);
-        let stop = Stop::never();
-        let mut s = Searcher::new(board, &mut tt, &stop, u64::MAX);
-        let limits = Limits {
-            max_depth: Some(8),
-            ..Limits::default()
-        };
-        let result = s.root(&limits);
-        assert!(s.excluded.iter().all(|&m| m == NO_MOVE), "{moves:?}");
-        assert_eq!(s.b.snapshot(), before, "{moves:?}");
-        assert!(s.b.is_legal(result.best), "{moves:?}");
+        let before = Board::from_moves(15, rule, moves)
+            .expect("position")
+            .snapshot();
+        after_depth_8(rule, moves, |s, result| {
+            assert!(s.excluded.iter().all(|&m| m == NO_MOVE), "{moves:?}");
+            assert_eq!(s.b.snapshot(), before, "{moves:?}");
+            assert!(s.b.is_legal(result.best), "{moves:?}");
+        });
     }
 }
 
@@ -62,6 +57,19 @@ fn singular_tests_leave_the_searcher_as_they_found_it() {
 #[test]
 fn history_gains_and_loses_within_its_bound() {
     let (rule, moves) = crate::gomoku::midgames::MIDGAMES[0];
+    after_depth_8(rule, moves, |s, _| {
+        assert!(s.history.iter().any(|&h| h > 0), "no cut move gained");
+        assert!(
+            s.history.iter().any(|&h| h < 0),
+            "no move searched before a cut lost"
+        );
+        assert!(s.history.iter().all(|&h| h.abs() <= HISTORY_MAX));
+    });
+}
+
+/// Searches the position after `moves` to depth 8 with a fresh searcher, then
+/// hands the searcher and its result to `check`.
+fn after_depth_8(rule: Rule, moves: &[Point], check: impl FnOnce(&Searcher, &SearchResult)) {
     let board = Board::from_moves(15, rule, moves).expect("position");
     let mut tt = Tt::new(1);
     let stop = Stop::never();
@@ -70,11 +78,6 @@ fn history_gains_and_loses_within_its_bound() {
         max_depth: Some(8),
         ..Limits::default()
     };
-    s.root(&limits);
-    assert!(s.history.iter().any(|&h| h > 0), "no cut move gained");
-    assert!(
-        s.history.iter().any(|&h| h < 0),
-        "no move searched before a cut lost"
-    );
-    assert!(s.history.iter().all(|&h| h.abs() <= HISTORY_MAX));
+    let result = s.root(&limits);
+    check(&s, &result);
 }
